@@ -1,0 +1,147 @@
+"""Tables: open, list, look at one, seat a bot (PROTOCOL.md, "Games and tables")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, is_host
+from app.api.schemas import BotIn, TableIn
+from app.games.base import OptionError
+from app.runtime.table import TableActor
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+
+def _table(
+    services: ServicesDep,
+    table_id: str,
+    request: Request | None = None,
+    player_id: str | None = None,
+) -> TableActor:
+    """The table, or 404 — also for a private table the caller has no invite to."""
+    table = services.lobby.get(table_id)
+    if table is None or table.closed:
+        raise HTTPException(404, "no such table")
+    if request is not None and not (
+        is_host(request, services) or table.may_enter(player_id, request.query_params.get("invite"))
+    ):
+        raise HTTPException(404, "no such table (a private table needs its invite link)")
+    return table
+
+
+def table_json(table: TableActor, player_id: str | None, host: bool) -> dict[str, Any]:
+    """The summary, with the invite link for those who may share it."""
+    out = table.summary()
+    if table.private and (
+        host or player_id == table.created_by or table.seat_of(player_id) is not None
+    ):
+        out["invite_code"] = table.invite_code
+        out["invite_path"] = f"/tables/{table.table_id}?invite={table.invite_code}"
+    return out
+
+
+def _unprocessable(field: str, message: str) -> JSONResponse:
+    return JSONResponse(
+        status_code=422,
+        content={
+            "detail": [{"loc": ["body", *field.split(".")], "msg": message, "type": "value_error"}],
+            "field": field,
+            "message": message,
+        },
+    )
+
+
+@router.post("", status_code=201, response_model=None)
+async def open_table(
+    body: TableIn, request: Request, player: PlayerDep, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    if not services.settings.players_may_open_tables and not is_host(request, services):
+        raise HTTPException(403, "the host has turned off opening tables")
+    offered = services.settings.game_ids
+    if body.game not in offered:
+        return _unprocessable("game", f"unknown game {body.game!r}; one of {list(offered)}")
+    name = body.name or f"{player.name}'s table"
+    try:
+        table = await services.lobby.open_table(
+            game=body.game,
+            name=name,
+            options=body.options,
+            created_by=player.id,
+            private=body.private,
+        )
+    except OptionError as err:
+        return _unprocessable(f"options.{err.field}", err.message)
+    return table_json(table, player.id, False)
+
+
+@router.get("")
+async def list_tables(
+    request: Request, services: ServicesDep, viewer: OptionalPlayerDep
+) -> list[dict[str, Any]]:
+    """Open tables; private ones only to their opener and players (and the host)."""
+    return services.lobby.listing(
+        viewer.id if viewer else None, everything=is_host(request, services)
+    )
+
+
+@router.get("/{table_id}")
+async def get_table(
+    table_id: str, request: Request, services: ServicesDep, viewer: OptionalPlayerDep
+) -> dict[str, Any]:
+    player_id = viewer.id if viewer else None
+    table = _table(services, table_id, request, player_id)
+    return table_json(table, player_id, is_host(request, services))
+
+
+def _opener_or_host(
+    table: TableActor, request: Request, services: ServicesDep, player_id: str | None
+) -> None:
+    if is_host(request, services):
+        return
+    if player_id is None:
+        raise HTTPException(401, "sign in first: POST /api/session with your name")
+    if table.created_by != player_id:
+        raise HTTPException(403, "only the player who opened this table (or the host) may")
+
+
+@router.post("/{table_id}/bots", status_code=201)
+async def add_bot(
+    table_id: str,
+    request: Request,
+    viewer: OptionalPlayerDep,
+    services: ServicesDep,
+    body: BotIn | None = None,
+) -> dict[str, Any]:
+    """Seat a bot playing the game's bot strategy. The table's opener and the host may.
+    The body (``{"seat": n}``) is optional."""
+    player_id = viewer.id if viewer else None
+    table = _table(services, table_id, request, player_id)
+    _opener_or_host(table, request, services, player_id)
+    try:
+        seat = await services.lobby.add_bot(table, body.seat if body else None)
+    except ValueError as err:
+        raise HTTPException(409, str(err)) from None
+    return {"seat": seat, "table": table.summary()}
+
+
+@router.delete("/{table_id}/bots/{seat}")
+async def remove_bot(
+    table_id: str,
+    seat: int,
+    request: Request,
+    viewer: OptionalPlayerDep,
+    services: ServicesDep,
+) -> dict[str, Any]:
+    """Stand a bot up (at the next moment the rules allow)."""
+    player_id = viewer.id if viewer else None
+    table = _table(services, table_id, request, player_id)
+    _opener_or_host(table, request, services, player_id)
+    async with table.lock:
+        info = table.roster.get(seat)
+        if info is None or not info.is_bot:
+            raise HTTPException(404, "no bot in that seat")
+        table.request_leave(seat)
+    return {"seat": seat, "table": table.summary()}

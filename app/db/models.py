@@ -1,0 +1,211 @@
+"""The persistent schema: players, accounts and the ledger, tables and seats, hands, shoes.
+
+Alembic owns the schema (``migrations/``); this module only describes it to SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import false
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    """A person (or a bot) known to the server by a name and a secret token."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    recovery_hash: Mapped[str | None] = mapped_column(String(64))
+
+    __table_args__ = (UniqueConstraint("recovery_hash", name="uq_players_recovery_hash"),)
+
+
+class DeviceToken(Base):
+    """A further device's token for a player (made by redeeming the recovery code)."""
+
+    __tablename__ = "device_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ServerSetting(Base):
+    """A setting the host changes at run time (the starting bankroll), kept across restarts."""
+
+    __tablename__ = "server_settings"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSONType)
+
+
+class Account(Base):
+    """A place chips are: a bankroll, a table stack, a pot, bets in front, the house.
+
+    ``id`` names it (``bankroll:P``, ``stack:T:P``, ``pot:T``, ``bets:T:P``, ``prison:T:P``,
+    ``house``); ``balance`` is always the sum of the ledger entries into it minus those out.
+    """
+
+    __tablename__ = "accounts"
+    __table_args__ = (CheckConstraint("balance >= 0", name="balance_not_negative"),)
+
+    id: Mapped[str] = mapped_column(String(120), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class LedgerEntry(Base):
+    """One movement of chips (double entry): from an account to an account.
+
+    ``source`` is null for chips granted by the host from outside, ``target`` null for chips
+    the host takes back out; every other entry moves chips between two accounts.
+    """
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        Index("ix_ledger_source", "source"),
+        Index("ix_ledger_target", "target"),
+        Index("ix_ledger_hand", "hand_id"),
+        Index("ix_ledger_table_reason", "table_id", "reason", "id"),  # 0003: table ledgers
+        Index("ix_ledger_reason_created", "reason", "created_at"),  # 0003: a night's ledger
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    source: Mapped[str | None] = mapped_column(String(120))
+    target: Mapped[str | None] = mapped_column(String(120))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(80))
+    hand_id: Mapped[str | None] = mapped_column(String(32))
+    table_id: Mapped[str | None] = mapped_column(String(32))
+
+
+class GameTable(Base):
+    """A table: its game, options in force, status and the engine's between-hands state."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    invite_code: Mapped[str | None] = mapped_column(String(40))
+    pause_reason: Mapped[str | None] = mapped_column(String(200))
+
+
+class Seat(Base):
+    """A player sitting at a table; the stack is the ``stack:T:P`` account."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    sat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Hand(Base):
+    """One hand (RULES.md §0, "A hand"): its full record and summary columns to query by."""
+
+    __tablename__ = "hands"
+    __table_args__ = (
+        Index("ix_hands_table_ended", "table_id", "ended_at", "id"),
+        Index("ix_hands_game_ended", "game", "ended_at", "id"),
+        Index("ix_hands_ended", "ended_at", "id"),  # 0003: every hand, newest first
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(12), index=True)  # playing, finished, void
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    players: Mapped[int] = mapped_column(Integer, default=0)
+    staked: Mapped[int] = mapped_column(BigInteger, default=0)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+
+
+class HandPlayer(Base):
+    """A player's part in a hand: seat and net result (for per-player lists and charts)."""
+
+    __tablename__ = "hand_players"
+    __table_args__ = (
+        Index("ix_hand_players_player", "player_id", "ended_at", "hand_id"),
+        # 0003: a player's hands of one game, and the figures per game from the index alone
+        Index("ix_hand_players_player_game", "player_id", "game", "ended_at", "hand_id", "net"),
+    )
+
+    hand_id: Mapped[str] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    net: Mapped[int] = mapped_column(BigInteger, default=0)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    game: Mapped[str] = mapped_column(String(32))
+
+
+class Shoe(Base):
+    """One shuffle: the commitment published before its first card, the seed kept private
+    until the shuffle is retired, and the cards it took (RULES.md §0, "Randomness")."""
+
+    __tablename__ = "shoes"
+
+    commit: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seed: Mapped[str] = mapped_column(String(64))
+    source: Mapped[list[str]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class HostAction(Base):
+    """Every action the host takes (grants, pauses, removals...), for the record."""
+
+    __tablename__ = "host_actions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    action: Mapped[str] = mapped_column(String(40))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    note: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,440 @@
+"""Trente et Quarante: bettors against the house on two rows of cards (RULES.md §4).
+
+A hand is one coup. :meth:`~TrenteEtQuarante.start_hand` opens the betting window ("Faites vos
+jeux", :mod:`.trente_et_quarante_window`): every bettor, seated or standing (the runtime seats
+standing bettors from position ``seats`` upward), may stake, change, remove and insure free
+stakes and move stakes in prison. The window rests (no timer) until a stake is down; then its
+``bet_seconds`` countdown runs under one key for the whole window (at once when a stake is in
+prison). When it runs out ("Rien ne va plus") the coup is dealt card by card
+(:mod:`.trente_et_quarante_coup`) and settled (:mod:`.trente_et_quarante_settle`); after an
+*un après* the owners of uninsured free stakes choose to share or imprison each of them, all at
+once, within ``turn_seconds`` (default: prison).
+
+Decisions where RULES.md leaves room:
+
+* A bettor who has set their stakes says so with ``done`` (offered once the countdown runs, to
+  a bettor with a stake or chips for one); when every such bettor is done the window closes at
+  once. The timer's close is ``{"kind": "close"}``, in no one's ``legal``:
+  :meth:`~TrenteEtQuarante.timeout_actions` returns it and the runtime applies it unchecked.
+* ``stake`` sets a chance's free stake (placing or changing it); staking on the other side of a
+  pair while holding a free stake on one side is not legal (remove it first). Stakes in prison
+  are apart: they may lie on either side and move to any other chance.
+* Free stakes stay in the owner's table stack until the coup settles and do not carry over to
+  the next window. Insurance is charged when the coup is dealt (a void coup charges none).
+* The house covers the most it could pay: the larger side of each pair (stakes in prison are
+  never paid winnings). A stake that would take that past ``house_available`` is refused (the
+  runtime sets the attribute; it is unlimited until then); lowering a stake is always legal.
+* The shoe runs until a coup's cards run out: that coup is void, and the next window shuffles a
+  new shoe and burns five cards; with ``venice_rule`` the stakes in prison are returned first. A
+  shoe reshuffled after a crash-voided hand (:meth:`~TrenteEtQuarante.on_void`) ends the same way.
+* A bettor may leave in the window (their free stakes are dropped) but not with a stake in
+  prison, nor while a stake of theirs awaits its un après choice; top-ups are allowed between
+  coups and in the window.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.base import (
+    BET_SECONDS,
+    TURN_SECONDS,
+    Action,
+    Game,
+    LegalAction,
+    OptionError,
+    RuleError,
+    Timer,
+    View,
+    bool_option,
+    int_option,
+    legal,
+    one_of,
+    seat_account,
+)
+from app.games.cards import SeedSource, Stock, canonical_shoe, csprng_seed
+from app.games.trente_et_quarante_bot import bot_choice
+from app.games.trente_et_quarante_coup import (
+    CHANCES,
+    POINTS,
+    deal_coup,
+    partial_rows,
+)
+from app.games.trente_et_quarante_settle import CoupSettlement
+from app.games.trente_et_quarante_stakes import (
+    UNLIMITED_HOUSE,
+    FreeStake,
+    PrisonStake,
+    chance_totals,
+    exposure,
+    prison_account,
+)
+from app.games.trente_et_quarante_stats import TrenteEtQuaranteStats
+from app.games.trente_et_quarante_view import table_view
+from app.games.trente_et_quarante_window import apply_window, window_legal
+
+IDLE, BETTING, UN_APRES = "idle", "betting", "un_apres"
+WINDOW_KINDS = frozenset({"stake", "remove", "insure", "move_prison", "done"})
+BURNED = 5
+"""Cards burned from every new shoe ("Messieurs les cinq cartes")."""
+STANDING_POSITIONS = 50
+"""Positions for standing bettors, numbered after the seats."""
+HISTORY = 30
+"""Coups kept for the tableau's score card."""
+
+
+class TrenteEtQuarante(Game):
+    """The Trente et Quarante engine (RULES.md §4)."""
+
+    id = "trente-et-quarante"
+    title = "Trente et Quarante"
+    OPTIONS = [
+        int_option("decks", 6, 1, 8, "Decks in the shoe (RULES.md §4)."),
+        int_option("seats", 7, 1, 12, "Seats at the table; others may bet standing (§4)."),
+        int_option("min_stake", 10, 1, 1_000_000, "Smallest stake on a chance (§4)."),
+        int_option("max_stake", 2000, 1, 100_000_000, "Largest stake on a chance (§4)."),
+        BET_SECONDS,
+        bool_option("insurance", True, "Free stakes may be insured for 1% (§4 step 5)."),
+        bool_option("venice_rule", True, "Stakes in prison are returned when a shoe ends (§4)."),
+        int_option("max_apres", 3, 1, 10, "Prison levels before a stake is shared (§4 step 4)."),
+        TURN_SECONDS,
+    ]
+    ACTION_KINDS = WINDOW_KINDS | {"share", "prison", "close"}
+    """``close`` is in no one's ``legal``: it is the window's timeout (:meth:`timeout_actions`)."""
+    MIN_PLAYERS = 1
+    STATS = TrenteEtQuaranteStats
+    SIM_PLAYERS = 1
+
+    USES_HOUSE = True
+    house_available: int = UNLIMITED_HOUSE
+    """The chips the house can put at risk for this table (set by the runtime)."""
+
+    def __init__(self, options: dict[str, Any], seeds: SeedSource = csprng_seed) -> None:
+        super().__init__(options, seeds)
+        if self.options["max_stake"] < self.options["min_stake"]:
+            raise OptionError("max_stake", "max_stake must be at least min_stake")
+        self.stock = Stock()
+        self.phase = IDLE
+        self.free: dict[int, dict[str, FreeStake]] = {}
+        self.prison: list[PrisonStake] = []
+        self.next_prison_id = 1
+        self.done: set[int] = set()
+        self.countdown = False
+        self.window = 0
+        self.settlement: CoupSettlement | None = None
+        self.last: dict[str, Any] | None = None
+        self.history: list[dict[str, Any]] = []
+        self.coups_in_shoe = 0
+        self._version = 0
+        self._cache_key: tuple[int, int] = (-1, -1)
+        self._legal_cache: dict[int, list[LegalAction]] = {}
+
+    # ----------------------------------------------------------------- seats
+
+    @property
+    def max_seats(self) -> int:
+        return self.options["seats"] + STANDING_POSITIONS
+
+    def buy_in_limits(self, seat: int | None = None) -> tuple[int, int]:
+        return (self.options["min_stake"], 1_000_000_000)
+
+    def can_leave(self, seat: int) -> bool:
+        """Not with a stake in prison, nor while a stake of the coup awaits the owner's choice."""
+        pending = self.settlement is not None and seat in self.settlement.pending
+        return not pending and not any(p.owner == seat for p in self.prison)
+
+    def on_sit(self, seat: int) -> None:
+        self._touch()
+
+    def on_leave(self, seat: int) -> None:
+        """Free stakes in an open window are dropped; an empty table's countdown stops."""
+        self._touch()
+        self.free.pop(seat, None)
+        self.done.discard(seat)
+        if self.phase == BETTING and self.seated == [seat]:
+            self.countdown = False
+            self.window += 1
+
+    @property
+    def table_seats(self) -> int:
+        """The seats at the table; standing bettors take the positions after them."""
+        return int(self.options["seats"])
+
+    def house_exposure(self) -> int:
+        """The most the house could pay on the free stakes down now (RULES.md §4)."""
+        return exposure(chance_totals(self.free))
+
+    def can_top_up(self, seat: int) -> bool:
+        return self.phase in (IDLE, BETTING) and seat not in self.done
+
+    def add_chips(self, seat: int, amount: int) -> None:
+        super().add_chips(seat, amount)
+        self._touch()
+
+    def sim_rebuy(self, seat: int, stack: int) -> None:
+        if not self.in_hand and self.stack(seat) < self.options["min_stake"]:
+            self.add_chips(seat, stack)
+
+    # ----------------------------------------------------------------- the coup
+
+    def can_start(self) -> bool:
+        """Anyone could act in a window: a stake in prison, or chips the house can cover."""
+        if self.in_hand:
+            return False
+        if self.prison:
+            return True
+        least = self.options["min_stake"]
+        return self.house_available >= least and any(
+            self.stack(seat) >= least for seat in self.seated
+        )
+
+    def deal(self) -> None:
+        """Open the betting window, with a new shoe when the last one ran out (§4 step 1)."""
+        self._touch()
+        if not self.stock.cards:
+            self._new_shoe()
+        self.phase = BETTING
+        self.window += 1
+        self.free = {}
+        self.done = set()
+        self.settlement = None
+        self.countdown = bool(self.prison)
+        self.log(
+            "faites_vos_jeux", coup=self.hand_number, fr="Faites vos jeux", en="Place your stakes"
+        )
+
+    def _new_shoe(self) -> None:
+        """End the old shoe (Venice rule), shuffle a new one and burn five cards (§4)."""
+        if self.options["venice_rule"]:
+            for stake in self.prison:
+                self.pay(
+                    prison_account(stake.owner),
+                    seat_account(stake.owner),
+                    stake.amount,
+                    "stake in prison returned at the end of the shoe (Venice rule)",
+                )
+                self.log("prison_returned", seat=stake.owner, **stake.to_json())
+            self.prison = []
+        self.shuffle_into(self.stock, canonical_shoe(self.options["decks"]))
+        burned = self.stock.cards[:BURNED]
+        del self.stock.cards[:BURNED]
+        self.log("burn", private_to=[], cards=burned, fr="Messieurs les cinq cartes")
+        self.coups_in_shoe = 0
+
+    def _rien_ne_va_plus(self) -> None:
+        """Close the window, deal the two rows card by card and settle (§4 steps 2-5)."""
+        stakes = [
+            {"seat": seat, "chance": chance, "amount": stake.amount, "insured": stake.insured}
+            for seat, mine in sorted(self.free.items())
+            for chance, stake in mine.items()
+        ]
+        self.log(
+            "rien_ne_va_plus",
+            fr="Rien ne va plus",
+            en="No more stakes",
+            stakes=[dict(stake) for stake in stakes],
+        )
+        cards = self.stock.cards
+        coup, used = deal_coup(cards)
+        rows = (coup.noir_cards, coup.rouge_cards) if coup else partial_rows(cards)
+        for name, row in zip(("noir", "rouge"), rows, strict=True):
+            total = 0
+            for card in row:
+                total += POINTS[card]
+                self.log("card", row=name, card=card, total=total)
+        del cards[:used]
+        self.coups_in_shoe += 1
+        if coup is None:
+            self._void(rows)
+            return
+        self.settlement = CoupSettlement(self, coup, stakes)
+        result = coup.result()
+        self.last = {
+            "rows": coup.to_json(),
+            "calls": self.settlement.calls,
+            "void": False,
+            **result,
+        }
+        self.history = [*self.history, result][-HISTORY:]
+        self.settlement.settle()
+        if not self.settlement.pending:
+            self._finish()
+        else:
+            self.phase = UN_APRES
+
+    def _void(self, rows: tuple[list[str], list[str]]) -> None:
+        """The shoe ran out mid-deal: the coup is void and no stake moves (§4, The shoe)."""
+        call = {"fr": "Coup nul", "en": "Void coup: the shoe ran out"}
+        self.log("call", fr=call["fr"], en=call["en"])
+        self.last = {
+            "rows": {
+                "noir": {"cards": rows[0], "total": sum(POINTS[c] for c in rows[0])},
+                "rouge": {"cards": rows[1], "total": sum(POINTS[c] for c in rows[1])},
+            },
+            "calls": [call],
+            "void": True,
+        }
+        self.phase = IDLE
+        self.free = {}
+        self.done = set()
+        self.end_hand({"coup": self.hand_number, "void": True})
+
+    def _finish(self) -> None:
+        """Every chip of the coup is settled: end the hand with its summary."""
+        settlement = self.settlement
+        assert settlement is not None
+        self.phase = IDLE
+        self.free = {}
+        self.done = set()
+        self.settlement = None
+        summary = {"coup": self.hand_number, "void": False, **settlement.coup.result()}
+        self.end_hand({**summary, "stakes": settlement.stakes})
+
+    # ----------------------------------------------------------------- decisions
+
+    def _touch(self) -> None:
+        """The state changed: what each seat may do must be worked out again."""
+        self._version += 1
+
+    def _fresh(self) -> None:
+        key = (self._version, self.house_available)
+        if key != self._cache_key:
+            self._cache_key = key
+            self._legal_cache = {}
+
+    def legal_actions(self, seat: int | None) -> list[LegalAction]:
+        if seat is None:
+            return []
+        self._fresh()
+        templates = self._legal_cache.get(seat)
+        if templates is None:
+            templates = self._legal_cache[seat] = self._legal(seat)
+        return list(templates)
+
+    def _legal(self, seat: int) -> list[LegalAction]:
+        if self.phase == UN_APRES:
+            assert self.settlement is not None
+            chances = self.settlement.pending.get(seat)
+            if not chances:
+                return []
+            choice = one_of([c for c in CHANCES if c in chances])
+            return [legal("share", chance=choice), legal("prison", chance=choice)]
+        if self.phase != BETTING or seat in self.done or seat_account(seat) not in self.balances:
+            return []
+        return window_legal(self, seat)
+
+    def to_act(self) -> set[int]:
+        """The bettors whose ``legal`` is not empty, worked out without building it.
+
+        Once the countdown runs, a bettor not done may act when they have a stake (free or in
+        prison) or chips for a smallest stake (``done`` at least). Before it, no stake is down
+        anywhere (the first stake starts it, and so does a stake in prison), so a bettor may act
+        exactly when a smallest stake fits their stack and the house.
+        """
+        if self.phase == BETTING:
+            least = self.options["min_stake"]
+            if self.countdown:
+                owners = {stake.owner for stake in self.prison}
+                return {
+                    seat
+                    for seat in self.seated
+                    if seat not in self.done
+                    and (seat in self.free or seat in owners or self.stack(seat) >= least)
+                }
+            if self.house_available < least:
+                return set()
+            return {seat for seat in self.seated if self.stack(seat) >= least}
+        if self.phase == UN_APRES and self.settlement is not None:
+            return set(self.settlement.pending)
+        return set()
+
+    def apply(self, seat: int, action: Action) -> None:
+        kind = action["kind"]
+        if self.phase == BETTING and kind == "close":
+            self._rien_ne_va_plus()
+        elif self.phase == BETTING and kind in WINDOW_KINDS:
+            apply_window(self, seat, action)
+            self._touch()
+            if self.countdown and not self.to_act():
+                self._rien_ne_va_plus()
+        elif self.phase == UN_APRES and kind in ("share", "prison"):
+            assert self.settlement is not None
+            self.settlement.choose(seat, action["chance"], share=kind == "share")
+            if not self.settlement.pending:
+                self._finish()
+        else:
+            raise RuleError("illegal_action", f"no {kind!r} now")
+        self._touch()
+
+    def timer(self) -> Timer | None:
+        if self.phase == BETTING and self.countdown:
+            return Timer(("window", self.window), self.options["bet_seconds"])
+        if self.phase == UN_APRES:
+            return Timer(("un_apres", self.window), self.options["turn_seconds"])
+        return None
+
+    def default_action(self, seat: int) -> Action:
+        """Un après: prison (§4 step 4). The window: no change, so the window closes."""
+        if self.phase == UN_APRES and self.settlement is not None:
+            chances = self.settlement.pending.get(seat)
+            if chances:
+                return {"kind": "prison", "chance": next(c for c in CHANCES if c in chances)}
+        return {"kind": "close"}
+
+    def timeout_actions(self) -> list[tuple[int, Action]]:
+        """The window: one ``close`` ("Rien ne va plus"). Un après: prison for every stake."""
+        if self.phase == BETTING:
+            seats = sorted(self.to_act()) or self.seated
+            return [(seats[0], {"kind": "close"})] if seats else []
+        if self.phase == UN_APRES and self.settlement is not None:
+            return [
+                (seat, {"kind": "prison", "chance": chance})
+                for seat, chances in sorted(self.settlement.pending.items())
+                for chance in CHANCES
+                if chance in chances
+            ]
+        return []
+
+    def bot_action(self, seat: int, rng: random.Random) -> Action:
+        return bot_choice(self.legal_actions(seat), self.free.get(seat, {}), self.history, rng)
+
+    # ----------------------------------------------------------------- view and persistence
+
+    def view(self, seat: int | None) -> View:
+        return table_view(self, seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "stock": self.stock.to_json(),
+            "prison": [stake.to_json() for stake in self.prison],
+            "next_prison_id": self.next_prison_id,
+            "hand_number": self.hand_number,
+            "window": self.window,
+            "coups_in_shoe": self.coups_in_shoe,
+            "last": self.last,
+            "history": list(self.history),
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        self.stock = Stock.from_json(data["stock"])
+        self.prison = [PrisonStake.from_json(stake) for stake in data["prison"]]
+        self.next_prison_id = int(data["next_prison_id"])
+        self.hand_number = int(data["hand_number"])
+        self.window = int(data["window"])
+        self.coups_in_shoe = int(data["coups_in_shoe"])
+        self.last = data["last"]
+        self.history = list(data["history"])
+        self.phase = IDLE
+        self.free = {}
+        self.done = set()
+        self.settlement = None
+        self._touch()
+
+    def on_void(self) -> None:
+        """The voided hand's cards were seen: the shoe ends, and the next window shuffles anew."""
+        self.stock.cards = []
+        self._touch()
+
+
+GAME = TrenteEtQuarante

@@ -1,0 +1,126 @@
+"""What each viewer sees of a Trianta Ena table (RULES.md §0 "Hidden information", §1).
+
+This is the only place the engine's cards become what a viewer sees. A player's first card is
+face down and seen by that player only, until it is shown (when the player goes bust, and at
+settlement). The banker's first card is face up; the banker's second card is face down and seen
+by nobody, the banker included, until it is turned (§1 step 3, **Decision**). Every other card is
+face up. Nothing about the stock's order is shown, only how many cards it holds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.games.base import View, card_view
+from app.games.trianta_ena_hands import is_natural, lowest_total, value
+from app.games.trianta_ena_round import PlayerHand, Round
+
+if TYPE_CHECKING:
+    from app.games.trianta_ena import TriantaEna
+
+
+def table_view(game: TriantaEna, viewer: int | None) -> View:
+    """The table as ``viewer`` (a seat, or None for a spectator) may see it."""
+    round_ = game.round
+    seats = []
+    for seat in game.seated:
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "place": game.bank.places[seat],
+            "stack": game.stack(seat),
+            "role": "banker" if seat == game.bank.banker else "player",
+            "hands": [],
+        }
+        if round_ is not None and seat == round_.banker:
+            entry["hands"] = [banker_hand_view(round_, game.ace_rule, game.natural_cards)]
+        elif round_ is not None and seat in round_.hands:
+            hand = round_.hands[seat]
+            entry["hands"] = [player_hand_view(hand, viewer, game.ace_rule, game.natural_cards)]
+        seats.append(entry)
+    up_card = None
+    if round_ is not None and round_.banker_cards:
+        up_card = card_view(round_.banker_cards[0], up=True, visible=True)
+    offered = game.bank.offered
+    return {
+        "phase": game.phase(),
+        "seats": seats,
+        "banker": game.bank.banker,
+        "order": game.players,
+        "turn": round_.turn if game.in_hand and round_ is not None else None,
+        "up_card": up_card,
+        "bank": game.stack(game.bank.banker) if game.bank.banker is not None else None,
+        "min_bet": game.options["min_bet"],
+        "max_bet": game.options["max_bet"],
+        "stock": len(game.stock),
+        "discard": len(game.discard),
+        "offer": None if offered is None else {"seat": offered, "vacant": game.bank.vacant},
+        "messages": list(round_.messages) if round_ is not None else [],
+        "status": status(game),
+    }
+
+
+def status(game: TriantaEna) -> str:
+    """One line for people: whose decision the table waits for."""
+    phase = game.phase()
+    if phase == "betting":
+        waiting = ", ".join(str(seat) for seat in sorted(game.to_act()))
+        return f"Betting: waiting for seat {waiting}"
+    if phase == "playing" and game.round is not None:
+        return f"Seat {game.round.turn} to act"
+    if phase == "bank_offer":
+        return f"Bank offered to seat {game.bank.offered}"
+    if phase == "no_banker":
+        return "No banker: waiting for a player to take the bank"
+    if game.can_start():
+        return "Next round about to be dealt"
+    return "Waiting for players"
+
+
+def player_hand_view(
+    hand: PlayerHand, viewer: int | None, ace_rule: str, natural_cards: str
+) -> dict[str, Any]:
+    """The hand as ``viewer`` sees it: the face-down card only to its holder until shown."""
+    sees_all = hand.shown or viewer == hand.seat
+    cards = [card_view(hand.cards[0], up=hand.shown, visible=viewer == hand.seat)]
+    cards += [card_view(card, up=True, visible=True) for card in hand.cards[1:]]
+    out: dict[str, Any] = {
+        "cards": cards,
+        "stake": hand.stake,
+        "bet": hand.bet,
+        "status": hand.status,
+        "value": None,
+        "natural": False,
+        "note": hand.note,
+    }
+    if sees_all:
+        out["value"] = _shown_value(hand.cards, ace_rule)
+        out["natural"] = is_natural(hand.cards, natural_cards)
+    return out
+
+
+def banker_hand_view(round_: Round, ace_rule: str, natural_cards: str) -> dict[str, Any]:
+    """The banker's hand: the up card to all, the face-down card to nobody until turned.
+
+    Its ``stake`` is the sum of the stakes the bank covers this round."""
+    stake = sum(hand.stake for hand in round_.hands.values())
+    cards = []
+    for index, card in enumerate(round_.banker_cards):
+        up = index != 1 or round_.hole_shown
+        cards.append(card_view(card, up=up, visible=up))
+    out: dict[str, Any] = {
+        "cards": cards,
+        "stake": stake,
+        "value": None,
+        "natural": False,
+        "status": "banker",
+    }
+    if round_.hole_shown or len(round_.banker_cards) < 2:
+        out["value"] = _shown_value(round_.banker_cards, ace_rule)
+        out["natural"] = is_natural(round_.banker_cards, natural_cards)
+    return out
+
+
+def _shown_value(cards: list[str], ace_rule: str) -> int:
+    """The value a hand shows: its best valuation, or its lowest total when bust."""
+    worth = value(cards, ace_rule)
+    return worth if worth is not None else lowest_total(cards, ace_rule)

@@ -1,0 +1,94 @@
+"""What one viewer sees of a Vingt-un table (PROTOCOL.md, "The view"; RULES.md §0, §3).
+
+This is the only place a Vingt-un card reaches a client. A face-down card shows to its holder
+only; a hand that went over 21 is turned face down, so even its drawn cards show to nobody
+but the holder (RULES.md §3 step 8: its first two cards are never shown).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.games.base import View, card_view
+from app.games.vingt_un_hand import Hand
+from app.games.vingt_un_table import COVER
+
+if TYPE_CHECKING:
+    from app.games.vingt_un import VingtUn
+
+CALLS_SHOWN = 12
+
+
+def hand_state(hand: Hand) -> str:
+    """One word for how far a hand got."""
+    if hand.over:
+        return "over"
+    if hand.natural:
+        return "natural"
+    if hand.settled:
+        return "settled"
+    if hand.stood:
+        return "standing"
+    return "playing"
+
+
+def hand_view(hand: Hand, holder: int, viewer: int | None) -> dict[str, Any]:
+    """A hand as ``viewer`` sees it: cards, stake, state, and the total when every card shows."""
+    mine = viewer == holder
+    cards = [
+        card_view(card, up=up and not hand.over, visible=mine)
+        for card, up in zip(hand.cards, hand.up, strict=True)
+    ]
+    out: dict[str, Any] = {"cards": cards, "stake": hand.stake, "state": hand_state(hand)}
+    if mine or (all(hand.up) and not hand.over):
+        out["total"] = hand.total if hand.cards else None
+    if hand.result is not None:
+        out["result"] = hand.result
+    return out
+
+
+def _seat_state(game: VingtUn, seat: int, dealer: int | None) -> str:
+    if seat == dealer:
+        return "dealer"
+    if seat in game.sitting_out:
+        return "sitting out"
+    if seat in game.hands:
+        return "in hand"
+    return "waiting"
+
+
+def table_view(game: VingtUn, viewer: int | None) -> View:
+    """The table for the player in ``viewer`` (None: a spectator)."""
+    dealer = game.hand_dealer if game.in_hand else game.next_dealer()
+    seats = []
+    for seat in game.seated:
+        hands: list[dict[str, Any]] = []
+        if seat == game.hand_dealer and game.dealer_hand is not None:
+            hands = [hand_view(game.dealer_hand, seat, viewer)]
+        elif seat in game.hands:
+            hands = [hand_view(hand, seat, viewer) for hand in game.hands[seat]]
+        seats.append(
+            {
+                "seat": seat,
+                "stack": game.stack(seat),
+                "role": "dealer" if seat == dealer else "player",
+                "state": _seat_state(game, seat, dealer),
+                "hands": hands,
+            }
+        )
+    staking = game.in_hand and game.phase == "staking"
+    return {
+        "phase": game.phase,
+        "status": game.status(),
+        "dealer": dealer,
+        "turn": game.turn,
+        "turn_hand": game.turn_hand,
+        "doubled": game.doubled,
+        "calls": game.calls[-CALLS_SHOWN:],
+        "message": game.calls[-1] if game.calls else None,
+        "limits": {"min_bet": game.options["min_bet"], "max_bet": game.options["max_bet"]},
+        "cover": game.bank_free() // COVER if staking else None,
+        "pack": len(game.stock),
+        "pile": len(game.pile),
+        "seats": seats,
+    }

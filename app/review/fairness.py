@@ -1,0 +1,257 @@
+"""The proof of a fair shuffle for one hand (RULES.md §0, "Randomness"; docs/fairness.md).
+
+Every shuffle is made from a fresh 32-byte seed by the documented algorithm of
+:mod:`app.games.cards`; its commitment, SHA-256 of the seed, is published before its first
+card is seen (the ``shuffle`` event of the hand that made it); the seed is published when the
+shoe is retired (replaced by the next shuffle, or the table closed). Then anyone can check:
+
+1. **commitment**: SHA-256(seed) is the commitment published before the deal;
+2. **deal order**: the order is recomputed from the seed and the cards the shuffle took;
+3. **continuity**: the stock at the start of the hand continues that order (the cards dealt
+   from the shoe in earlier hands came first; cards gathered back under the stock, in the
+   games that do so, come after);
+4. **cards dealt**: the hand is dealt again from that stock, with the revealed seeds for the
+   shuffles made during the hand, and the recorded actions re-applied: every event of the
+   hand (every card dealt, shown or kept hidden) and every chip moved must be the recorded
+   ones, and the shuffles must have the recorded commitments.
+
+While a shoe the hand drew from is still in play its seed stays secret, and the proof says
+"not yet revealed". A record changed after the fact (a card, a seed, a stake) fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.games.cards import Shuffle, commitment, shuffled
+from app.replay import ReplayError, start
+
+VERIFIED, FAILED, NOT_YET_REVEALED = "verified", "failed", "not_yet_revealed"
+
+
+@dataclass
+class StoredShoe:
+    """A shoe as the database keeps it (``shoes``): the seed is published once retired."""
+
+    commit: str
+    seed: str
+    source: list[str]
+    retired_at: datetime | None
+
+    def revealed(self, table_closed: bool) -> bool:
+        return self.retired_at is not None or table_closed
+
+
+@dataclass
+class Proof:
+    """The outcome: each check with its result, and the shoes with what may be published."""
+
+    status: str = VERIFIED
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    shoes: list[dict[str, Any]] = field(default_factory=list)
+
+    def check(self, name: str, ok: bool, detail: str) -> bool:
+        self.checks.append({"check": name, "ok": ok, "detail": detail})
+        if not ok:
+            self.status = FAILED
+        return ok
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "checks": self.checks, "shoes": self.shoes}
+
+
+def shuffles_in(state: Any) -> list[dict[str, Any]]:
+    """Every stock (``{"cards": [...], "shuffle": {...}}``) in an engine's snapshot."""
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("cards"), list) and "shuffle" in node:
+                found.append(node)
+                return
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(state)
+    return found
+
+
+def order_digest(order: list[str]) -> str:
+    """SHA-256 of the deal order written as the card codes joined by spaces."""
+    return hashlib.sha256(" ".join(order).encode()).hexdigest()
+
+
+GATHERING_GAMES = frozenset({"greek-31"})
+"""Games whose used cards go under the stock without a shuffle (RULES.md §2 step 5)."""
+
+
+def continuity(stock: list[str], order: list[str], *, gathers: bool = False) -> int | None:
+    """How many cards of ``order`` were dealt before ``stock``, or None when the stock does
+    not continue the order. The stock must be exactly the rest of the order; in a game that
+    gathers used cards under the stock (``gathers``) it must begin with the rest of the order,
+    the gathered cards (all seen in play) coming after."""
+    if not gathers:
+        k = len(order) - len(stock)
+        return k if k >= 0 and order[k:] == stock else None
+    for k in range(len(order) + 1):
+        rest = order[k:]
+        if stock[: len(rest)] == rest:
+            return k
+    return None
+
+
+def _plain(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "t"}
+
+
+def verify(record: dict[str, Any], shoes: dict[str, StoredShoe], table_closed: bool) -> Proof:
+    """Check the hand of ``record`` against the shoes' published commitments and seeds."""
+    proof = Proof()
+    private = record.get("private")
+    if not isinstance(private, dict) or "start_state" not in private:
+        proof.check("record", False, "the hand has no full record (a void hand?)")
+        return proof
+    starting = [s for s in shuffles_in(private["start_state"]) if s.get("shuffle")]
+    made = list((record.get("shuffles") or {}).get("new") or [])
+    pending: list[str] = []
+    for stock in starting:
+        shuffle = stock["shuffle"]
+        commit = str(shuffle.get("commit"))
+        stored = shoes.get(commit)
+        entry: dict[str, Any] = {"commit": commit, "made_in_this_hand": False}
+        proof.shoes.append(entry)
+        if stored is None:
+            proof.check("commitment", False, f"shoe {commit[:12]}… was never published")
+            continue
+        if not stored.revealed(table_closed):
+            entry["revealed"] = False
+            pending.append(commit)
+            continue
+        _check_shoe(proof, entry, stored)
+        if str(shuffle.get("seed")) != stored.seed or list(shuffle.get("source") or []) != list(
+            stored.source
+        ):
+            proof.check("continuity", False, f"the stock at the start is not shoe {commit[:12]}…")
+            continue
+        order = shuffled(list(stored.source), bytes.fromhex(stored.seed))
+        gathers = record.get("game") in GATHERING_GAMES
+        dealt = continuity(list(stock["cards"]), order, gathers=gathers)
+        entry["dealt_before_hand"] = dealt
+        if proof.check(
+            "continuity",
+            dealt is not None,
+            f"the stock at the start of the hand continues shoe {commit[:12]}… after {dealt} cards"
+            if dealt is not None
+            else f"the stock at the start of the hand does not continue shoe {commit[:12]}…",
+        ):
+            entry["gathered_under"] = len(stock["cards"]) - (len(order) - (dealt or 0))
+    seeds: list[bytes] = []
+    for commit in made:
+        stored = shoes.get(commit)
+        entry = {"commit": commit, "made_in_this_hand": True}
+        proof.shoes.append(entry)
+        if stored is None:
+            proof.check("commitment", False, f"shoe {commit[:12]}… was never published")
+            continue
+        if not stored.revealed(table_closed):
+            entry["revealed"] = False
+            pending.append(commit)
+            continue
+        _check_shoe(proof, entry, stored)
+        seeds.append(bytes.fromhex(stored.seed))
+    if proof.status == FAILED:
+        return proof
+    if pending:
+        proof.status = NOT_YET_REVEALED
+        proof.checks.append(
+            {
+                "check": "reveal",
+                "ok": None,
+                "detail": f"{len(pending)} shoe(s) still in play: the seed is published when "
+                "the shoe is retired",
+            }
+        )
+        return proof
+    _check_deal(proof, record, seeds, [shoes[c] for c in made])
+    return proof
+
+
+def _check_shoe(proof: Proof, entry: dict[str, Any], stored: StoredShoe) -> None:
+    """Commitment and deal order of one revealed shoe."""
+    entry.update(revealed=True, seed=stored.seed, source=list(stored.source))
+    try:
+        seed = bytes.fromhex(stored.seed)
+    except ValueError:
+        proof.check("commitment", False, f"shoe {stored.commit[:12]}…: the seed is not hex")
+        return
+    ok = len(seed) == 32 and commitment(seed) == stored.commit
+    proof.check(
+        "commitment",
+        ok,
+        f"SHA-256(seed) = {commitment(seed)[:16]}… "
+        + ("is" if ok else "is NOT")
+        + f" the commitment {stored.commit[:16]}…",
+    )
+    if ok:
+        order = Shuffle.of(list(stored.source), seed).order
+        entry["order"] = order
+        entry["order_sha256"] = order_digest(order)
+        proof.check(
+            "deal order",
+            True,
+            f"shoe {stored.commit[:12]}…: {len(order)} cards recomputed from the seed",
+        )
+
+
+def _check_deal(
+    proof: Proof, record: dict[str, Any], seeds: list[bytes], made: list[StoredShoe]
+) -> None:
+    """Deal the hand again with the published seeds: same events, chips and shuffles (the
+    same commitments, and each shuffle taking the cards its shoe says it took)."""
+    replayable = dict(record)
+    replayable["private"] = {**record["private"], "shuffle_seeds": [s.hex() for s in seeds]}
+    try:
+        replay = start(replayable)
+        events: list[dict[str, Any]] = []
+        for step in replay.run():
+            events.extend(step.events)
+    except ReplayError as err:
+        proof.check("cards dealt", False, f"the recorded actions do not re-play: {err}")
+        return
+    recorded = [_plain(e) for e in record.get("events") or []]
+    tail = recorded[len(recorded) - len(events) :] if len(events) <= len(recorded) else None
+    same = tail is not None and tail == [_plain(e) for e in events]
+    cards = sum(1 for e in events if "card" in e or "cards" in e)
+    proof.check(
+        "cards dealt",
+        same,
+        f"dealt again from the revealed order: {len(events)} events ({cards} with cards) "
+        + ("match the record" if same else "do NOT match the record"),
+    )
+    moved = [t.to_json() for t in replay.transfers]
+    settled = [
+        {k: row.get(k) for k in ("from", "to", "amount", "reason")}
+        for row in record.get("settlement") or []
+    ]
+    proof.check(
+        "settlement",
+        moved == settled,
+        f"{len(moved)} chip movements " + ("match" if moved == settled else "do NOT match"),
+    )
+    completed = replay.completed
+    again = list(completed.new_shuffles) if completed is not None else []
+    same = [(s.commit, s.source) for s in again] == [(m.commit, list(m.source)) for m in made]
+    proof.check(
+        "shuffles",
+        same,
+        f"{len(again)} shuffle(s) made during the hand, of the cards and with the "
+        "commitments published"
+        if same
+        else "the shuffles made during the hand do NOT match the published shoes",
+    )

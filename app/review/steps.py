@@ -1,0 +1,223 @@
+"""A finished hand re-played for one viewer, step by step (issue 7: the replay page).
+
+Each step is the deal or one recorded entry (an action, a timeout, a bot's choice, someone
+sitting down or standing up), with the events it produced as the viewer may read them
+(:func:`app.history.filter_event`) and the table after it as the viewer was entitled to see
+it: the engine's own :meth:`~app.games.base.Game.view` for the viewer's seat, the code the
+live table sends (:mod:`app.replay`). The view is dressed as the live table dresses it (the
+players' names, ``you``, ``hand_id``; no ``legal``, no ``deadline``), so the table page's
+drawing code draws it unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import View
+from app.games.registry import game_class
+from app.history import filter_event
+from app.replay import Step, start
+from app.review.fairness import shuffles_in
+
+SCHEMA_VERSION = 1
+
+
+def shoes_of(record: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The commitments of the shoes the hand drew from (public from the moment each shoe was
+    shuffled): in play at the start, then those shuffled during the hand."""
+    out: list[tuple[str, bool]] = []
+    private = record.get("private") or {}
+    for stock in shuffles_in(private.get("start_state")):
+        shuffle = stock.get("shuffle")
+        if isinstance(shuffle, dict) and shuffle.get("commit"):
+            out.append((str(shuffle["commit"]), False))
+    for commit in (record.get("shuffles") or {}).get("new") or []:
+        out.append((str(commit), True))
+    return out
+
+
+def seat_listing(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Everyone who sat during the hand: name, stacks before and after, and net result."""
+    after = {int(s["seat"]): s for s in record.get("seats_after") or []}
+    out = []
+    for seat in record.get("seats_before") or []:
+        number = int(seat["seat"])
+        out.append(
+            {
+                "seat": number,
+                "player_id": seat.get("player_id"),
+                "name": seat.get("name"),
+                "bot": bool(seat.get("bot")),
+                "stack_before": seat.get("stack"),
+                "stack_after": after.get(number, {}).get("stack"),
+                "net": _own_net(record, number),
+            }
+        )
+    return out
+
+
+def _own_net(record: dict[str, Any], seat: int) -> int:
+    """What the seat's player won or lost: transfers between the player's own accounts
+    (stack, bets in front, prison) do not count (as :func:`app.runtime.records.net_by_seat`)."""
+    total = 0
+    for row in record.get("settlement") or []:
+        source = _owner(str(row.get("from", "")))
+        target = _owner(str(row.get("to", "")))
+        if source == target:
+            continue
+        if source == seat:
+            total -= int(row["amount"])
+        if target == seat:
+            total += int(row["amount"])
+    return total
+
+
+def _owner(account: str) -> int | None:
+    _, _, seat = account.partition(":")
+    return int(seat) if seat.isdigit() else None
+
+
+def describe(step: Step, names: dict[int, str]) -> str:
+    """One line for a step: "Ada: bet 20", "Basil (timer): stand", "Clio sits down (300)"."""
+    entry = step.entry
+    if entry is None:
+        return "The deal"
+    seat = int(entry["seat"])
+    who = names.get(seat, f"Seat {seat}")
+    roster = entry.get("roster")
+    if roster == "sit":
+        return f"{who} sits down with {entry.get('amount')} chips"
+    if roster == "top_up":
+        return f"{who} adds {entry.get('amount')} chips"
+    if roster == "leave":
+        return f"{who} stands up"
+    action = dict(entry.get("action") or {})
+    kind = str(action.pop("kind", "?")).replace("_", " ")
+    by = entry.get("by")
+    tag = {"timeout": " (timer)", "bot": " (bot)"}.get(str(by), "")
+    if tag and tag.strip() in who:  # a bot's name already says so
+        tag = ""
+    params = " ".join(_param_text(v) for v in action.values())
+    return f"{who}{tag}: {kind}{(' ' + params) if params else ''}"
+
+
+def _param_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def dress(
+    view: View,
+    record: dict[str, Any],
+    viewer: int | None,
+    *,
+    over: bool,
+    table_name: str | None,
+    people: dict[int, dict[str, Any]],
+    max_seats: int,
+    table_seats: int,
+) -> View:
+    """The engine's view with what the live table adds (names, ``you``, ``hand_id``): the
+    players' names go on every list of seat entries (``seats``, and Trente et Quarante's
+    ``bettors`` with the standing bettors too)."""
+    for value in list(view.values()):
+        if not isinstance(value, list):
+            continue
+        for seat in value:
+            if not isinstance(seat, dict) or not isinstance(seat.get("seat"), int):
+                continue
+            if "stack" not in seat:  # a list that names seats but is not of seats
+                continue
+            info = people.get(int(seat["seat"]))
+            if info is not None:
+                seat["player_id"] = info.get("player_id")
+                seat["name"] = info.get("name")
+                seat["bot"] = bool(info.get("bot"))
+                seat["connected"] = True
+                seat["leaving"] = False
+    view.update(
+        table_id=record.get("table_id"),
+        game=record.get("game"),
+        hand_id=None if over else record.get("hand_id"),
+        you=viewer,
+        legal=[],
+        deadline=None,
+        table={
+            "name": table_name,
+            "status": "open",
+            "pause_reason": None,
+            "max_seats": max_seats,
+            "table_seats": table_seats,
+            "free_seats": [],
+            "standing_room": 0,
+            "buy_in": None,
+            "over": None,
+            "message": None,
+            "can_top_up": False,
+            "spectators": 0,
+        },
+    )
+    return view
+
+
+def replay_for(
+    record: dict[str, Any], viewer: int | None, *, table_name: str | None = None
+) -> dict[str, Any]:
+    """The whole hand for ``viewer`` (a seat of the hand, or None: a spectator's view)."""
+    replay = start(record)
+    people = {int(s["seat"]): s for s in record.get("seats_before") or []}
+    for s in record.get("seats_after") or []:
+        people.setdefault(int(s["seat"]), s)
+    names = {seat: str(info.get("name") or f"Seat {seat}") for seat, info in people.items()}
+    entries = len(replay.entries)
+    steps = []
+    for step in replay.run():
+        view = replay.engine.view(viewer)
+        over = step.index == entries
+        stamp = step.entry.get("t") if step.entry is not None else None
+        steps.append(
+            {
+                "index": step.index,
+                "t": stamp,
+                "version": step.version,
+                "label": describe(step, names),
+                "seat": step.entry.get("seat") if step.entry is not None else None,
+                "by": step.entry.get("by") if step.entry is not None else None,
+                "action": step.entry.get("action") if step.entry is not None else None,
+                "roster": step.entry.get("roster") if step.entry is not None else None,
+                "events": [filter_event(e, viewer) for e in step.events],
+                "view": dress(
+                    view,
+                    record,
+                    viewer,
+                    over=over,
+                    table_name=table_name,
+                    people=people,
+                    max_seats=replay.engine.max_seats,
+                    table_seats=replay.engine.table_seats,
+                ),
+            }
+        )
+    cls = game_class(str(record["game"]))
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "hand_id": record.get("hand_id"),
+        "table_id": record.get("table_id"),
+        "table_name": table_name,
+        "game": record.get("game"),
+        "game_title": cls.title,
+        "number": record.get("number"),
+        "started_at": record.get("started_at"),
+        "ended_at": record.get("ended_at"),
+        "options": record.get("options"),
+        "viewer_seat": viewer,
+        "seats": seat_listing(record),
+        "settlement": record.get("settlement") or [],
+        "summary": record.get("summary") or {},
+        "shuffles": record.get("shuffles") or {},
+        "shoes": [{"commit": c, "made_in_this_hand": made} for c, made in shoes_of(record)],
+        "steps": steps,
+    }

@@ -1,0 +1,72 @@
+"""The pieces the app is made of, built once at start-up and injected everywhere."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.core.config import Settings
+from app.db.session import make_engine, make_sessionmaker
+from app.games.cards import SeedSource, csprng_seed
+from app.runtime import store
+from app.runtime.house import open_house
+from app.runtime.limits import AddressLimits
+from app.runtime.lobby import Lobby
+from app.runtime.writer import Writer
+
+log = logging.getLogger("table31")
+
+
+@dataclass
+class Services:
+    settings: Settings
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    writer: Writer
+    lobby: Lobby
+    admin_token: str
+    starting_bankroll: int = 0
+    limits: AddressLimits = field(default_factory=lambda: AddressLimits(30, 100.0, 200))
+
+    @classmethod
+    def build(cls, settings: Settings, seeds: SeedSource = csprng_seed) -> Services:
+        engine = make_engine(settings.database_url)
+        sessionmaker = make_sessionmaker(engine)
+        writer = Writer(sessionmaker)
+        admin_token = settings.admin_token
+        if not admin_token:
+            admin_token = secrets.token_urlsafe(24)
+            log.warning("ADMIN_TOKEN is not set; this run's host token is: %s", admin_token)
+        lobby = Lobby(writer, settings, seeds)
+        limits = AddressLimits(
+            settings.max_connections_per_address,
+            settings.address_messages_per_second,
+            settings.address_message_burst,
+        )
+        return cls(
+            settings,
+            engine,
+            sessionmaker,
+            writer,
+            lobby,
+            admin_token,
+            settings.starting_bankroll,
+            limits,
+        )
+
+    async def start(self) -> None:
+        self.writer.start()
+        float_amount = self.settings.house_float
+        self.lobby.house.balance = await self.writer.run(lambda s: open_house(s, float_amount))
+        stored = await self.writer.run(lambda s: store.get_setting(s, "starting_bankroll"))
+        if isinstance(stored, int):
+            self.starting_bankroll = stored
+        await self.lobby.recover()
+
+    async def stop(self, reason: str = "The server is shutting down") -> None:
+        await self.lobby.shutdown(reason)
+        await self.writer.close()
+        await self.engine.dispose()

@@ -1,0 +1,78 @@
+// Cards drawn as cards (RULES.md §0 "Cards"): a code is rank + suit ("TH" = ten of hearts),
+// "XX" is the joker. In a view a card is {card, up}:
+//   {card: "TH", up: true}    face up, everyone sees it;
+//   {card: null, up: false}   face down and hidden from you: drawn as a patterned back;
+//   {card: "TH", up: false}   face down but yours to see: drawn face up with a "private" marker.
+import { h } from "./dom.js";
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
+const CODE = /^(?:[2-9TJQKA][SHDC]|XX)$/;
+
+/** Is `value` a card code (so a choice among codes can be drawn as cards)? */
+export const isCardCode = (value) => typeof value === "string" && CODE.test(value);
+
+/** {rank: "10", suit: "♥", red: true, name: "ten of hearts"} for "TH". */
+export function parseCard(code) {
+  if (code === "XX") return { rank: "★", suit: "", red: false, joker: true, name: "joker" };
+  const r = code[0];
+  const s = code[1];
+  return {
+    rank: r === "T" ? "10" : r,
+    suit: SUITS[s] || s,
+    red: s === "H" || s === "D",
+    joker: false,
+    name: `${RANK_NAMES[r] || r} of ${SUIT_NAMES[s] || s}`,
+  };
+}
+
+/** A short text form for logs and labels: "10♥". */
+export function cardText(code) {
+  if (!isCardCode(code)) return "?";
+  const c = parseCard(code);
+  return c.joker ? "Joker" : `${c.rank}${c.suit}`;
+}
+
+/**
+ * One card element. `card` is a view card ({card, up}) or a bare code.
+ * opts.tag: "button" for a pickable card; opts.small for the compact size.
+ */
+export function cardEl(card, opts = {}) {
+  const view = typeof card === "string" || card === null ? { card, up: card !== null } : card || {};
+  const code = isCardCode(view.card) ? view.card : null;
+  const tag = opts.tag || "span";
+  const classes = ["card"];
+  if (opts.small) classes.push("card-small");
+  if (!code) {
+    classes.push("card-back");
+    return h(tag, { class: classes.join(" "), role: tag === "span" ? "img" : null,
+      "aria-label": "face-down card", title: "Face-down card" });
+  }
+  const c = parseCard(code);
+  classes.push(c.red ? "card-red" : "card-black");
+  if (c.joker) classes.push("card-joker");
+  const privateToYou = view.up === false; // face down, but you may see it
+  if (privateToYou) classes.push("card-private");
+  const label = privateToYou ? `${c.name}, face down (only you see it)` : c.name;
+  return h(tag, { class: classes.join(" "), role: tag === "span" ? "img" : null, "aria-label": label,
+    title: label, dataset: { card: code } },
+    h("span", { class: "card-corner", "aria-hidden": "true" },
+      h("span", { class: "card-rank" }, c.rank), h("span", { class: "card-suit" }, c.suit)),
+    h("span", { class: "card-pip", "aria-hidden": "true" }, c.joker ? "JOKER" : c.suit));
+}
+
+/** A row of cards (a hand); an empty row keeps its height so the layout does not jump. */
+export function cardRow(cards, opts = {}) {
+  const list = Array.isArray(cards) ? cards : [];
+  return h("div", { class: `card-row${opts.small ? " card-row-small" : ""}` },
+    list.map((c) => cardEl(c, opts)));
+}
+
+/** A view value that holds cards ({"card", "up"} or a list of them) as a list; else null. */
+export function asCards(value) {
+  const isViewCard = (c) => c && typeof c === "object" && "card" in c && (c.card === null || isCardCode(c.card));
+  if (isViewCard(value)) return [value];
+  if (Array.isArray(value) && value.length && value.every(isViewCard)) return value;
+  return null;
+}

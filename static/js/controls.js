@@ -1,0 +1,249 @@
+// Controls generated from the view's `legal` (PROTOCOL.md "Legal actions"), knowing nothing of
+// any game's rules. Each template {kind, params} becomes one group:
+//   no params                      → one button;
+//   one `{one_of}` param (≤ 6)     → one button per value;
+//   otherwise                      → an input per param and one button:
+//     {min, max}                   → number input + slider + Min/½/Max quick buttons;
+//     {one_of}                     → a select (a single value is shown as fixed text);
+//     {subset_of, min, max}        → click items in order (cards are drawn as cards) with
+//                                    1, 2, 3… order badges; the last chosen is on top.
+// The action sent is {kind, param: value, ...} with exactly the template's params.
+import { cardEl, cardText, isCardCode } from "./cards.js";
+import { chips, h, humanize } from "./dom.js";
+
+export const KIND_LABELS = {
+  bet: "Bet", fold: "Fold", hit: "Hit", stand: "Stand",
+  accept_bank: "Take the bank", decline_bank: "Decline the bank",
+  draw: "Draw", stake: "Stake", double: "Double", no_double: "No double", split: "Split",
+  discard: "Discard", knock: "Knock", knock_deck: "Knock on the deck", cut: "Cut", deal: "Deal",
+  remove: "Remove stake", insure: "Insure", move_prison: "Move from prison", done: "Done",
+  share: "Share", prison: "Prison",
+};
+
+const MAX_VALUE_BUTTONS = 6;
+const MONEY = /amount|stake|bet|chips/;
+
+/**
+ * Fill `el` with one group per template of `legal`.
+ * opts.onAct(action)              called with a complete action
+ * opts.labels                     kind → label overrides (a game module's `labels`)
+ * opts.valueLabel(kind, param, v) a label for a param value, or null for the default
+ * opts.memory                     a Map remembering the last number per kind.param
+ */
+export function renderControls(el, legal, opts) {
+  const ctx = {
+    onAct: opts.onAct,
+    memory: opts.memory || new Map(),
+    kindLabel: (kind) => (opts.labels && opts.labels[kind]) || KIND_LABELS[kind] || humanize(kind),
+    valueLabel: (kind, param, value) => {
+      const custom = opts.valueLabel ? opts.valueLabel(kind, param, value) : null;
+      if (custom !== null && custom !== undefined) return String(custom);
+      if (isCardCode(value)) return cardText(value);
+      return typeof value === "string" ? humanize(value) : String(value);
+    },
+  };
+  el.replaceChildren(...(legal || []).map((template) => group(template, ctx)));
+}
+
+function group(template, ctx) {
+  const kind = template.kind;
+  const params = Object.entries(template.params || {});
+  const fixed = params.filter(([, spec]) => isChoice(spec) && spec.one_of.length === 1);
+  const open = params.filter(([, spec]) => !(isChoice(spec) && spec.one_of.length === 1));
+  const base = { kind };
+  for (const [name, spec] of fixed) base[name] = spec.one_of[0];
+  const fixedText = fixed.map(([name]) => ctx.valueLabel(kind, name, base[name])).join(" · ");
+  const title = fixedText ? `${ctx.kindLabel(kind)} · ${fixedText}` : ctx.kindLabel(kind);
+  const box = h("div", { class: "action", dataset: { kind } });
+
+  if (open.length === 0) {
+    box.append(h("button", { type: "button", class: `btn btn-action btn-${kindTone(kind)}`,
+      dataset: { kind }, onclick: () => ctx.onAct({ ...base }) }, title));
+    return box;
+  }
+  if (open.length === 1 && isChoice(open[0][1]) && open[0][1].one_of.length <= MAX_VALUE_BUTTONS) {
+    const [name, spec] = open[0];
+    box.append(h("span", { class: "action-title" }, title),
+      h("div", { class: "action-values" }, spec.one_of.map((value) =>
+        h("button", { type: "button", class: "btn btn-action", dataset: { kind, value: JSON.stringify(value) },
+          onclick: () => ctx.onAct({ ...base, [name]: value }) },
+          ctx.valueLabel(kind, name, value)))));
+    return box;
+  }
+
+  // A form: one input per open param, one submit button whose label follows the values.
+  const readers = [];
+  const submit = h("button", { type: "submit", class: `btn btn-action btn-${kindTone(kind)}`, dataset: { kind } });
+  const error = h("p", { class: "field-error action-error", role: "alert" });
+  const relabel = () => {
+    const parts = readers.map((r) => r.summary()).filter(Boolean);
+    submit.textContent = parts.length ? `${title} ${parts.join(" ")}` : title;
+    submit.disabled = readers.some((r) => !r.ready());
+  };
+  const form = h("form", { class: "action-form", novalidate: true });
+  for (const [name, spec] of open) {
+    const reader = paramInput(kind, name, spec, ctx, relabel);
+    readers.push(reader);
+    form.append(reader.el);
+  }
+  form.append(submit, error);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const action = { ...base };
+    for (const reader of readers) {
+      const result = reader.read();
+      if (result.error) {
+        error.textContent = result.error;
+        return;
+      }
+      action[reader.name] = result.value;
+    }
+    error.textContent = "";
+    ctx.onAct(action);
+  });
+  relabel();
+  box.append(form);
+  return box;
+}
+
+const isChoice = (spec) => spec && Array.isArray(spec.one_of);
+const isSubset = (spec) => spec && Array.isArray(spec.subset_of);
+
+/** Colour hint: aggressive kinds gold, passive ones quiet, the rest neutral. */
+function kindTone(kind) {
+  if (/^(fold|decline|no_|remove|stand|done)/.test(kind)) return "quiet";
+  if (/^(bet|stake|hit|draw|accept|double|split|knock)/.test(kind)) return "primary";
+  return "neutral";
+}
+
+function paramInput(kind, name, spec, ctx, changed) {
+  if (isSubset(spec)) return subsetInput(kind, name, spec, ctx, changed);
+  if (isChoice(spec)) return selectInput(kind, name, spec, ctx, changed);
+  return rangeInput(kind, name, spec, ctx, changed);
+}
+
+/** A whole number from min to max: number input, slider, quick buttons. */
+function rangeInput(kind, name, spec, ctx, changed) {
+  const { min, max } = spec;
+  const key = `${kind}.${name}`;
+  const clamp = (n) => Math.min(max, Math.max(min, n));
+  let start = ctx.memory.get(key);
+  if (typeof start !== "number") {
+    // A first bet of about a tenth of what may be bet; other numbers (a cut) start midway.
+    start = MONEY.test(name) ? Math.round(max / 10) : Math.round((min + max) / 2);
+  }
+  start = clamp(start);
+  const label = humanize(name);
+  const number = h("input", { type: "number", class: "amount-input", min, max, step: 1, value: String(start),
+    inputmode: "numeric", "aria-label": `${label} (${chips(min)} to ${chips(max)})`, dataset: { param: name } });
+  const slider = max > min
+    ? h("input", { type: "range", class: "amount-slider", min, max, step: 1, value: String(start),
+        "aria-label": `${label} slider` })
+    : null;
+  const set = (n) => {
+    number.value = String(n);
+    if (slider) slider.value = String(n);
+    changed();
+  };
+  number.addEventListener("input", () => {
+    const n = Number(number.value);
+    if (slider && Number.isInteger(n)) slider.value = String(clamp(n));
+    changed();
+  });
+  if (slider) slider.addEventListener("input", () => set(Number(slider.value)));
+  const quick = max > min
+    ? h("div", { class: "quick" },
+        [["Min", min], ["½", clamp(Math.round((min + max) / 2))], ["Max", max]].map(([text, n]) =>
+          h("button", { type: "button", class: "btn btn-chip", title: `${text}: ${chips(n)}`,
+            onclick: () => set(n) }, text)))
+    : null;
+  const read = () => {
+    const n = Number(number.value);
+    if (number.value.trim() === "" || !Number.isInteger(n) || n < min || n > max) {
+      return { error: `${label}: a whole number from ${chips(min)} to ${chips(max)}` };
+    }
+    ctx.memory.set(key, n);
+    return { value: n };
+  };
+  return {
+    name,
+    el: h("div", { class: "param param-range" },
+      h("div", { class: "range-row" }, number, quick),
+      h("div", { class: "range-row" }, slider, h("span", { class: "param-hint muted small" }, `${chips(min)}–${chips(max)}`))),
+    read,
+    ready: () => true,
+    summary: () => {
+      const n = Number(number.value);
+      return Number.isInteger(n) ? chips(n) : "";
+    },
+  };
+}
+
+/** One of several values, as a select. */
+function selectInput(kind, name, spec, ctx, changed) {
+  const select = h("select", { class: "param-select", "aria-label": humanize(name), dataset: { param: name } },
+    spec.one_of.map((value, i) => h("option", { value: String(i) }, ctx.valueLabel(kind, name, value))));
+  select.addEventListener("change", changed);
+  return {
+    name,
+    el: h("label", { class: "param param-choice" }, h("span", { class: "muted small" }, humanize(name)), select),
+    read: () => ({ value: spec.one_of[Number(select.value)] }),
+    ready: () => true,
+    summary: () => "",
+  };
+}
+
+/** k to m distinct values in a chosen order: click to pick, click again to put back. */
+function subsetInput(kind, name, spec, ctx, changed) {
+  const chosen = []; // indexes into spec.subset_of, in the order picked
+  const items = spec.subset_of;
+  const asCards = items.length > 0 && items.every(isCardCode);
+  const hint = h("span", { class: "param-hint muted small" });
+  const pile = h("div", { class: "subset-pile", "aria-live": "polite" });
+  const buttons = items.map((value, index) => {
+    const button = asCards
+      ? cardEl({ card: value, up: true }, { tag: "button" })
+      : h("button", { type: "button", class: "btn btn-toggle" }, ctx.valueLabel(kind, name, value));
+    button.type = "button";
+    button.classList.add("pickable");
+    button.setAttribute("aria-pressed", "false");
+    button.setAttribute("aria-label", `${ctx.valueLabel(kind, name, value)}: pick`);
+    button.addEventListener("click", () => {
+      const at = chosen.indexOf(index);
+      if (at >= 0) chosen.splice(at, 1);
+      else if (chosen.length < spec.max) chosen.push(index);
+      update();
+    });
+    return button;
+  });
+  const update = () => {
+    buttons.forEach((button, index) => {
+      const at = chosen.indexOf(index);
+      button.setAttribute("aria-pressed", String(at >= 0));
+      button.querySelector(".order-badge")?.remove();
+      if (at >= 0) button.append(h("span", { class: "order-badge", "aria-hidden": "true" }, String(at + 1)));
+    });
+    const range = spec.min === spec.max ? `${spec.min}` : `${spec.min} to ${spec.max}`;
+    hint.textContent = `Choose ${range} in order: the last one chosen ends on top. Chosen: ${chosen.length}`;
+    pile.replaceChildren(...chosen.map((index, i) => {
+      const value = items[index];
+      const node = asCards ? cardEl({ card: value, up: true }, { small: true })
+        : h("span", { class: "pile-item" }, ctx.valueLabel(kind, name, value));
+      node.style.zIndex = String(i + 1);
+      if (i === chosen.length - 1) node.append(h("span", { class: "top-tag" }, "top"));
+      return node;
+    }));
+    changed();
+  };
+  const ok = () => chosen.length >= spec.min && chosen.length <= spec.max;
+  update();
+  return {
+    name,
+    el: h("div", { class: "param param-subset" },
+      h("div", { class: asCards ? "card-row subset-cards" : "subset-values" }, buttons), pile, hint),
+    read: () => ok() ? { value: chosen.map((i) => items[i]) }
+      : { error: `Choose ${spec.min} to ${spec.max} of them` },
+    ready: ok,
+    summary: () => (chosen.length ? `(${chosen.length})` : spec.min === 0 ? "(none)" : ""),
+  };
+}

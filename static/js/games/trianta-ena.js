@@ -1,0 +1,143 @@
+// Trianta Ena (RULES.md §1): the central area and the log lines.
+// View fields used: phase, banker, turn, order, up_card, bank, min_bet, max_bet, stock, discard,
+// offer {seat, vacant}, messages, status; per hand: cards, stake, bet, status, value, natural, note.
+// The generic client draws the seats, cards and controls; this module only explains the round.
+
+const ACTIVE = new Set(["betting", "playing"]);
+
+function handOf(view, seatNo) {
+  const seat = (view.seats || []).find((s) => s.seat === seatNo);
+  return seat && Array.isArray(seat.hands) && seat.hands.length ? seat.hands[0] : null;
+}
+
+function bankerHand(view) {
+  return Number.isInteger(view.banker) ? handOf(view, view.banker) : null;
+}
+
+/** The players dealt into the round, with their hands, in seat order. */
+function players(view) {
+  const order = Array.isArray(view.order) ? view.order : [];
+  return order.map((seat) => ({ seat, hand: handOf(view, seat) })).filter((p) => p.hand);
+}
+
+/** One line that says what the table waits for, with names instead of seat numbers. */
+function headline(view, ctx) {
+  const you = (seat) => seat === view.you;
+  const name = (seat) => (you(seat) ? "you" : ctx.seatName(seat));
+  switch (view.phase) {
+    case "betting": {
+      const waiting = players(view).filter((p) => p.hand.status === "deciding").map((p) => name(p.seat));
+      return waiting.length ? `Betting — waiting for ${waiting.join(", ")}` : "Betting is closing";
+    }
+    case "playing":
+      if (Number.isInteger(view.turn)) return you(view.turn) ? "Your turn: hit or stand" : `${ctx.seatName(view.turn)} to act`;
+      return "The banker plays";
+    case "bank_offer": {
+      const seat = view.offer?.seat;
+      if (!Number.isInteger(seat)) return "The bank is being offered";
+      return `${you(seat) ? "You are" : `${ctx.seatName(seat)} is`} offered the bank`;
+    }
+    case "no_banker":
+      return "No banker: the table waits for a player to take the bank";
+    default:
+      return typeof view.status === "string" ? view.status : "";
+  }
+}
+
+function settledLines(view, ctx) {
+  // After a round the last hands stay on the table until the next deal (hand_id is null).
+  if (view.hand_id || ACTIVE.has(view.phase)) return [];
+  const banker = bankerHand(view);
+  if (!banker || !Array.isArray(banker.cards) || banker.cards.length < 2) return [];
+  return players(view)
+    .filter((p) => typeof p.hand.note === "string" && p.hand.note)
+    .map((p) => ({ seat: p.seat, text: p.hand.note, status: p.hand.status }));
+}
+
+export default {
+  labels: { accept_bank: "Take the bank", decline_bank: "Decline the bank", bet: "Bet", fold: "Fold" },
+
+  renderCenter(view, el, ctx) {
+    const { h } = ctx;
+    el.append(h("p", { class: "status-line", "data-testid": "status-line" }, headline(view, ctx)));
+
+    // The bank: the banker's hand, large (the up card alone while players bet).
+    const banker = bankerHand(view);
+    const cards = banker && Array.isArray(banker.cards) && banker.cards.length ? banker.cards : view.up_card ? [view.up_card] : [];
+    if (Number.isInteger(view.banker)) {
+      const value = banker && typeof banker.value === "number" && cards.length > 1 && cards.every((c) => c.up)
+        ? h("span", { class: "hand-value hand-value-big", title: "The banker's hand" }, String(banker.value)) : null;
+      el.append(h("div", { class: "bank-area" },
+        h("div", { class: "bank-label" },
+          h("span", { class: "badge badge-banker" }, "Banker"), " ",
+          h("strong", {}, view.banker === view.you ? "You" : ctx.seatName(view.banker)),
+          typeof view.bank === "number" ? h("span", { class: "muted" }, ` · bank ${ctx.chips(view.bank)}`) : null,
+          banker?.natural ? h("span", { class: "tag tag-natural" }, "natural") : null),
+        h("div", { class: "bank-cards" }, ctx.cardRow(cards), value)));
+    }
+
+    const settled = settledLines(view, ctx);
+    if (settled.length) {
+      el.append(h("ul", { class: "round-result", "aria-label": "The round's settlement" },
+        settled.map((line) => h("li", { class: `status-${line.status}` },
+          h("strong", {}, line.seat === view.you ? "You" : ctx.seatName(line.seat)), `: ${line.text}`))));
+    }
+
+    if (Array.isArray(view.messages) && view.messages.length) {
+      el.append(h("ul", { class: "messages" }, view.messages.map((m) => h("li", {}, String(m)))));
+    }
+
+    const facts = [];
+    if (typeof view.min_bet === "number") {
+      facts.push(`Bets ${ctx.chips(view.min_bet)}–${view.max_bet === null || view.max_bet === undefined ? "stack" : ctx.chips(view.max_bet)}`);
+    }
+    if (typeof view.stock === "number") facts.push(`Stock ${view.stock}`);
+    if (typeof view.discard === "number") facts.push(`Discards ${view.discard}`);
+    if (facts.length) el.append(h("p", { class: "facts muted small" }, facts.join(" · ")));
+  },
+
+  renderSeatExtras(seat, view, el, ctx) {
+    if (view.offer && view.offer.seat === seat.seat) {
+      el.append(ctx.h("span", { class: "tag tag-offer" }, "offered the bank"));
+    }
+  },
+
+  describeChanges(prev, view, ctx) {
+    const lines = [];
+    if (!prev) return lines;
+    if (view.banker !== prev.banker && Number.isInteger(view.banker)) lines.push(`${ctx.seatName(view.banker)} holds the bank.`);
+    if (view.offer && (!prev.offer || prev.offer.seat !== view.offer.seat)) {
+      lines.push(`The bank is offered to ${ctx.seatName(view.offer.seat)}.`);
+    }
+    // Hand by hand within one round (the same hand id, or the round that just ended).
+    const sameRound = prev.hand_id && (view.hand_id === prev.hand_id || !view.hand_id);
+    if (!sameRound) return lines;
+    // First what the players did, then the banker's reveal, then the settlement notes.
+    const notes = [];
+    for (const { seat, hand } of players(view)) {
+      const before = handOf(prev, seat);
+      if (!before) continue;
+      const who = ctx.seatName(seat);
+      const newCards = (hand.cards || []).length - (before.cards || []).length;
+      if (before.status === "deciding" && hand.bet > 0) lines.push(`${who} bets ${ctx.chips(hand.bet)}.`);
+      if (before.status === "deciding" && hand.status === "folded") lines.push(`${who} folds.`);
+      if (prev.phase === "playing" && newCards > 0) {
+        lines.push(`${who} hits: ${ctx.cardText(hand.cards[hand.cards.length - 1].card)}.`);
+      }
+      if (before.status === "playing" && hand.status === "stood") {
+        lines.push(`${who} stands${typeof hand.value === "number" ? ` on ${hand.value}` : ""}.`);
+      }
+      if (before.status !== "bust" && hand.status === "bust") lines.push(`${who} goes bust.`);
+      if (hand.note && hand.note !== before.note) notes.push(`${who}: ${hand.note}`);
+    }
+    const banker = bankerHand(view);
+    const bankerBefore = Number.isInteger(prev.banker) ? handOf(prev, prev.banker) : null;
+    const revealed = (hand) => hand && (hand.cards || []).length > 1 && hand.cards.every((c) => c.up);
+    if (banker && typeof banker.value === "number" && revealed(banker) && !revealed(bankerBefore)) {
+      lines.push(`The banker shows ${banker.value}${banker.natural ? " (a natural)" : ""}.`);
+    }
+    lines.push(...notes);
+    for (const m of view.messages || []) if (!(prev.messages || []).includes(m)) lines.push(String(m));
+    return lines;
+  },
+};

@@ -1,0 +1,91 @@
+// A list of hands, newest first, paged by cursor (GET …/hands?before=NEXT): filters by game
+// and dates, each row with the game, when, who sat, and the reader's result; "Older hands"
+// fetches the next page after the last row.
+import { fill, h } from "./dom.js";
+import { GAME_TITLES, ReviewError, explain, getJson, netSpan, when } from "./review-api.js";
+
+/**
+ * Render a hand list into `host`.
+ * opts: {endpoint: "/api/tables/T/hands", games: [ids] (the filter's choices, [] for none),
+ *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet."}
+ */
+export function handList(host, opts) {
+  const gameSelect = opts.games.length > 1
+    ? h("select", { id: "filter-game", "aria-label": "Game" },
+        h("option", { value: "" }, "All games"),
+        opts.games.map((g) => h("option", { value: g }, GAME_TITLES[g] || g)))
+    : null;
+  const since = h("input", { type: "date", id: "filter-since", "aria-label": "From (date)" });
+  const until = h("input", { type: "date", id: "filter-until", "aria-label": "To (date, included)" });
+  const apply = h("button", { type: "submit", class: "btn btn-small btn-neutral" }, "Show");
+  const form = h("form", { class: "list-filters", role: "search" },
+    gameSelect ? h("label", {}, h("span", { class: "muted small" }, "Game "), gameSelect) : null,
+    h("label", {}, h("span", { class: "muted small" }, "From "), since),
+    h("label", {}, h("span", { class: "muted small" }, "To "), until),
+    apply);
+  const body = h("tbody");
+  const table = h("table", { class: "data hand-table", id: "hands-table" },
+    h("caption", { class: "visually-hidden" }, "Hands, newest first"),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Ended"),
+      h("th", { scope: "col" }, "Who sat"), h("th", { scope: "col", class: "num" }, opts.resultLabel || "Your result"))),
+    body);
+  const more = h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-older", hidden: true }, "Older hands");
+  const status = h("p", { class: "muted small", "aria-live": "polite" });
+  fill(host, form, h("div", { class: "table-scroll" }, table), h("div", { class: "list-foot" }, more, status));
+
+  let next = null;
+  let loading = false;
+
+  function query() {
+    const params = new URLSearchParams({ limit: String(opts.limit || 25) });
+    if (gameSelect && gameSelect.value) params.set("game", gameSelect.value);
+    if (since.value) params.set("since", since.value);
+    if (until.value) params.set("until", until.value);
+    if (next) params.set("before", next);
+    return `${opts.endpoint}?${params}`;
+  }
+
+  async function load(reset) {
+    if (loading) return;
+    loading = true;
+    if (reset) {
+      next = null;
+      body.replaceChildren();
+    }
+    status.textContent = "Loading…";
+    try {
+      const page = await getJson(query());
+      for (const row of page.hands) body.append(rowOf(row, opts));
+      next = page.next;
+      more.hidden = !next;
+      status.textContent = body.children.length ? "" : opts.empty || "No hands yet.";
+    } catch (err) {
+      status.textContent = err instanceof ReviewError ? explain(err, "these hands") : String(err);
+    } finally {
+      loading = false;
+    }
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    load(true);
+  });
+  more.addEventListener("click", () => load(false));
+  return load(true);
+}
+
+function rowOf(row, opts) {
+  const result = row[opts.resultKey || "your_net"];
+  const link = row.status === "finished"
+    ? h("a", { href: `/hands/${encodeURIComponent(row.hand_id)}`, class: "hand-link" }, `#${row.number}`)
+    : h("span", { class: "muted", title: "A void hand: every stake was returned" }, `#${row.number} (void)`);
+  return h("tr", { dataset: { handId: row.hand_id } },
+    h("td", {}, link),
+    h("td", {}, GAME_TITLES[row.game] || row.game),
+    h("td", {}, h("time", { datetime: row.ended_at || "" }, when(row.ended_at))),
+    h("td", { class: "who" }, row.players.map((p, i) => [i ? ", " : "",
+      h("a", { href: `/players/${encodeURIComponent(p.player_id)}` }, p.name)])),
+    h("td", { class: "num" }, result === null || result === undefined ? h("span", { class: "muted" }, "–") : netSpan(result)));
+}
+

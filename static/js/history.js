@@ -1,0 +1,32 @@
+// A table's hand history (/tables/{id}/history): its hands, newest first, paged by cursor,
+// filtered by date; each links to its replay. The table's ledger as CSV for its players.
+import { api } from "./api.js";
+import { $, fill, h } from "./dom.js";
+import { handList } from "./hand-list.js";
+import { download, showBanner } from "./review-api.js";
+import { showWhoami } from "./signin.js";
+
+const page = $("#history-page");
+const tableId = page.dataset.tableId;
+
+async function start() {
+  let me = null;
+  try {
+    me = await api.me();
+  } catch {
+    me = null;
+  }
+  showWhoami(me);
+  fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-ledger",
+    onclick: () => download(`/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, `ledger-${tableId}.csv`)
+      .catch((err) => showBanner(err.message)) }, "Ledger (CSV)"));
+  await handList($("#hand-list"), {
+    endpoint: `/api/tables/${encodeURIComponent(tableId)}/hands`,
+    games: [],
+    resultKey: "your_net",
+    resultLabel: "Your result",
+    empty: me ? "No hands finished at this table yet." : "Sign in (in the lobby) to see the hands.",
+  });
+}
+
+start();

@@ -1,0 +1,206 @@
+// The lobby: choose a name, see the open tables, open a table with the game's options.
+import { api } from "./api.js";
+import { $, chips, fill, h, humanize } from "./dom.js";
+import { renderSignIn, showWhoami } from "./signin.js";
+import { recoveryControl } from "./recover.js";
+
+const REFRESH_MS = 4000;
+const games = JSON.parse($("#games-data").textContent);
+const gameById = new Map(games.map((g) => [g.id, g]));
+let me = null;
+
+// ------------------------------------------------------------------ who you are
+
+function renderIdentity() {
+  const slot = $("#signin-slot");
+  showWhoami(me);
+  if (me) {
+    fill(slot, h("p", { class: "signed-in" },
+      "Signed in as ", h("strong", {}, me.name),
+      typeof me.bankroll === "number" ? ` — your bankroll holds ${chips(me.bankroll)} chips.` : "."),
+      recoveryControl(me));
+    return;
+  }
+  renderSignIn(slot, {
+    joinCode: slot.dataset.joinCode === "required",
+    intro: "Choose a name to play. It is kept by this browser (a cookie), so you keep your chips.",
+    onSignedIn(player) {
+      me = player;
+      renderIdentity();
+    },
+  });
+}
+
+// ------------------------------------------------------------------ open tables
+
+function tableItem(t) {
+  const seated = Array.isArray(t.seats) ? t.seats : [];
+  const state = t.status === "paused" ? "Paused" : t.in_hand ? "Playing" : "Waiting";
+  return h("li", { class: "table-item", dataset: { tableId: t.table_id } },
+    h("div", { class: "table-item-main" },
+      h("span", { class: "table-item-game" }, t.game_title || t.game),
+      h("span", { class: "table-item-name" }, t.name),
+      h("span", { class: "table-item-players", title: "Seated players / seats" },
+        `${seated.length}/${t.max_seats} seated`),
+      h("span", { class: `pill pill-${state.toLowerCase()}` }, state),
+      t.private ? h("span", { class: "pill pill-private", title: "Only people with the invite link" }, "Private") : null),
+    seated.length
+      ? h("p", { class: "table-item-who muted small" },
+          seated.map((s) => s.name + (s.bot ? " (bot)" : "")).join(", "))
+      : h("p", { class: "table-item-who muted small" }, "Nobody seated yet"),
+    h("a", { class: "btn btn-primary btn-small", href: `/tables/${encodeURIComponent(t.table_id)}`,
+      "aria-label": `Join ${t.name}` }, "Join"));
+}
+
+async function refreshTables() {
+  const list = $("#tables-list");
+  try {
+    const tables = await api.tables();
+    if (!tables.length) {
+      fill(list, h("p", { class: "muted" }, "No table is open yet: open one below."));
+    } else {
+      fill(list, h("ul", { class: "table-list" }, tables.map(tableItem)));
+    }
+    $("#tables-updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+  } catch (err) {
+    $("#tables-updated").textContent = `could not refresh: ${err.message}`;
+  }
+}
+
+// ------------------------------------------------------------------ open a table
+
+/** One form field per option spec: int (number, maybe empty = no limit), bool, choice. */
+function optionField(spec) {
+  const id = `opt-${spec.name}`;
+  const helpId = `${id}-help`;
+  const errorEl = h("p", { class: "field-error", id: `err-options.${spec.name}`, role: "alert" });
+  let input;
+  if (spec.type === "bool") {
+    input = h("input", { type: "checkbox", id, name: spec.name, checked: Boolean(spec.default),
+      "aria-describedby": helpId });
+    return h("div", { class: "field field-check", dataset: { option: spec.name, type: "bool" } },
+      h("label", { for: id }, input, " ", humanize(spec.name)),
+      h("p", { class: "help", id: helpId }, spec.description || ""),
+      errorEl);
+  }
+  if (spec.type === "choice") {
+    input = h("select", { id, name: spec.name, "aria-describedby": helpId },
+      (spec.choices || []).map((c) =>
+        h("option", { value: JSON.stringify(c), selected: c === spec.default }, humanize(c))));
+  } else {
+    input = h("input", {
+      type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
+      min: spec.min ?? undefined, max: spec.max ?? undefined,
+      value: spec.default === null || spec.default === undefined ? "" : String(spec.default),
+      placeholder: spec.nullable ? "no limit" : "",
+      "aria-describedby": helpId,
+    });
+  }
+  // Huge upper bounds (1,000,000,000) say "no practical limit": show only the lower one.
+  const bounds = spec.max >= 1e6 ? `at least ${chips(spec.min)}` : `${chips(spec.min)}–${chips(spec.max)}`;
+  const range = spec.type === "int" ? ` (${bounds}${spec.nullable ? "; empty: no limit" : ""})` : "";
+  return h("div", { class: "field", dataset: { option: spec.name, type: spec.type } },
+    h("label", { for: id }, humanize(spec.name)),
+    input,
+    h("p", { class: "help", id: helpId }, (spec.description || "") + range),
+    errorEl);
+}
+
+function renderOptions() {
+  const game = gameById.get($("#open-game").value);
+  const box = $("#open-options");
+  fill(box, h("legend", {}, `${game ? game.title : ""} options`),
+    ...(game ? game.options.map(optionField) : []));
+}
+
+/** The options as the server wants them; a client-side message for an unreadable number. */
+function readOptions(game) {
+  const options = {};
+  const problems = [];
+  for (const spec of game.options) {
+    const input = document.getElementById(`opt-${spec.name}`);
+    if (spec.type === "bool") options[spec.name] = input.checked;
+    else if (spec.type === "choice") options[spec.name] = JSON.parse(input.value);
+    else {
+      const raw = input.value.trim();
+      if (raw === "") {
+        if (spec.nullable) options[spec.name] = null;
+        else problems.push([spec.name, `${humanize(spec.name)} needs a whole number`]);
+      } else options[spec.name] = Number(raw); // the server checks whole numbers and ranges
+    }
+  }
+  return { options, problems };
+}
+
+function clearErrors() {
+  for (const el of document.querySelectorAll("#open-form .field-error")) el.textContent = "";
+  for (const el of document.querySelectorAll("#open-form [aria-invalid]")) el.removeAttribute("aria-invalid");
+}
+
+function showFieldError(field, message) {
+  const slot = document.getElementById(`err-${field}`) || $("#err-form");
+  slot.textContent = message;
+  const input = field && field.startsWith("options.")
+    ? document.getElementById(`opt-${field.slice(8)}`)
+    : document.getElementById(`open-${field}`);
+  if (input) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+  }
+}
+
+async function openTable(event) {
+  event.preventDefault();
+  clearErrors();
+  const game = gameById.get($("#open-game").value);
+  if (!game) return;
+  if (!me) {
+    showFieldError("form", "Choose a name first (above), then open the table.");
+    $("#signin-name")?.focus();
+    return;
+  }
+  const { options, problems } = readOptions(game);
+  if (problems.length) {
+    for (const [name, message] of problems) showFieldError(`options.${name}`, message);
+    return;
+  }
+  const submit = $("#open-submit");
+  submit.disabled = true;
+  try {
+    const table = await api.openTable(game.id, $("#open-name").value.trim(), options, $("#open-private").checked);
+    location.href = table.invite_path || `/tables/${encodeURIComponent(table.table_id)}`;
+  } catch (err) {
+    if (err.status === 401) {
+      me = null;
+      renderIdentity();
+      showFieldError("form", "Choose a name first (above), then open the table.");
+    } else showFieldError(err.field || "form", err.message);
+  } finally {
+    submit.disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------ start
+
+function start() {
+  const select = $("#open-game");
+  fill(select, games.map((g) => h("option", { value: g.id }, g.title)));
+  select.addEventListener("change", () => {
+    clearErrors();
+    renderOptions();
+  });
+  renderOptions();
+  $("#open-form").addEventListener("submit", openTable);
+  refreshTables();
+  setInterval(() => {
+    if (!document.hidden) refreshTables();
+  }, REFRESH_MS);
+  api.me().then((player) => {
+    me = player;
+    renderIdentity();
+  }, (err) => {
+    fill($("#signin-slot"), h("p", { class: "field-error" }, err.message));
+  });
+}
+
+start();

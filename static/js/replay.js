@@ -1,0 +1,355 @@
+// The replay page (/hands/{id}): a finished hand step by step, the table drawn as it stood
+// after each step, with the cards as the reader was entitled to see them then.
+//
+// The steps come from GET /api/hands/{id}/replay: each carries the engine's own view for the
+// reader's seat (the code the live table sends), dressed as the live table dresses it. The
+// drawing is the live table's: seats.js draws the seats and hands, cards.js the cards, and the
+// game's module (static/js/games/<id>.js, the table page's interface) the centre of the felt
+// and the lines of the log.
+import { api } from "./api.js";
+import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
+import { $, chips, fill, h, humanize, signed } from "./dom.js";
+import { download, explain, getJson, showBanner } from "./review-api.js";
+import { renderSeats } from "./seats.js";
+import { showWhoami } from "./signin.js";
+
+const page = $("#table-page");
+const handId = page.dataset.handId;
+const PLAY_MS = 900;
+
+const state = { data: null, index: 0, timer: null, module: null, me: null };
+
+// ------------------------------------------------------------------ the game's drawing
+
+/** For a game without its own module: its status line, card fields and simple facts. */
+const fallbackModule = {
+  renderCenter(view, el, ctx) {
+    if (typeof view.status === "string") el.append(ctx.h("p", { class: "status-line" }, view.status));
+    const skip = new Set(["table_id", "game", "hand_id", "phase", "you", "seats", "legal", "deadline", "table", "status", "turn", "order"]);
+    const facts = ctx.h("p", { class: "facts" });
+    for (const [key, value] of Object.entries(view)) {
+      if (skip.has(key) || value === null || value === undefined) continue;
+      const cards = asCards(value);
+      if (cards) {
+        el.append(ctx.h("div", { class: "center-cards" }, ctx.h("span", { class: "muted small" }, ctx.humanize(key)), ctx.cardRow(cards)));
+      } else if (["string", "number", "boolean"].includes(typeof value)) {
+        facts.append(ctx.h("span", { class: "fact" }, ctx.h("span", { class: "muted" }, `${ctx.humanize(key)} `), String(value)));
+      }
+    }
+    if (facts.childNodes.length) el.append(facts);
+  },
+};
+
+async function loadModule(game) {
+  if (!/^[a-z0-9-]+$/.test(game)) return fallbackModule;
+  try {
+    const mod = await import(`./games/${game}.js`);
+    return mod.default && typeof mod.default.renderCenter === "function" ? mod.default : fallbackModule;
+  } catch {
+    return fallbackModule;
+  }
+}
+
+function ctxFor(view) {
+  const names = new Map((view.seats || []).map((s) => [s.seat, s.name]));
+  for (const s of state.data?.seats || []) if (!names.has(s.seat)) names.set(s.seat, s.name);
+  return {
+    h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
+    seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : `Seat ${n}`),
+    you: view.you,
+  };
+}
+
+// ------------------------------------------------------------------ drawing one step
+
+function render() {
+  const { data, index } = state;
+  const step = data.steps[index];
+  const view = step.view;
+  const ctx = ctxFor(view);
+  const module = state.module || fallbackModule;
+  const last = index === data.steps.length - 1;
+
+  $("#phase").textContent = humanize(view.phase || "");
+  const center = $("#game-center");
+  center.replaceChildren();
+  try {
+    module.renderCenter(view, center, ctx);
+  } catch (err) {
+    console.error("renderCenter failed", err);
+    center.replaceChildren();
+    fallbackModule.renderCenter(view, center, ctx);
+  }
+  const deltas = last ? new Map(data.seats.map((s) => [s.seat, s.net])) : null;
+  renderSeats($("#seats"), view, { canSit: false, onSit() {}, deltas, module, ctx });
+  renderSettlementBox(last, ctx);
+
+  const stamp = typeof step.t === "number" ? new Date(step.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
+  fill($("#step-label"), h("strong", {}, step.label), stamp ? h("span", { class: "muted small" }, ` · ${stamp}`) : null);
+  $("#step-count").textContent = `Step ${index + 1} of ${data.steps.length}`;
+  $("#slider").value = String(index);
+  $("#slider").setAttribute("aria-valuetext", `Step ${index + 1} of ${data.steps.length}: ${step.label}`);
+  $("#btn-first").disabled = $("#btn-back").disabled = index === 0;
+  $("#btn-last").disabled = $("#btn-forward").disabled = last;
+  renderStepEvents(step, index, ctx, module);
+
+  const list = $("#steps-list");
+  for (const item of list.children) {
+    const current = Number(item.dataset.index) === index;
+    item.classList.toggle("is-current", current);
+    if (current) {
+      item.setAttribute("aria-current", "step");
+      keepInView(list, item);
+    } else item.removeAttribute("aria-current");
+  }
+  history.replaceState(null, "", `#step=${index}`);
+}
+
+/** Scroll the steps list (only the list, never the page) so that `item` shows. */
+function keepInView(list, item) {
+  const top = item.offsetTop;
+  const bottom = top + item.offsetHeight;
+  if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - (list.clientHeight - item.offsetHeight) / 2);
+  }
+}
+
+function renderSettlementBox(last, ctx) {
+  const box = $("#settlement");
+  if (!last) {
+    box.hidden = true;
+    return;
+  }
+  const moved = state.data.seats.filter((s) => s.net !== 0);
+  box.hidden = false;
+  fill(box, h("span", { class: "settlement-title" }, "Hand settled"),
+    moved.length
+      ? h("ul", { class: "settlement-list" }, moved.map((s) =>
+          h("li", { class: s.net > 0 ? "delta-up" : "delta-down", dataset: { seat: s.seat, delta: s.net } },
+            h("span", { class: "settlement-name" }, ctx.seatName(s.seat)), " ", signed(s.net))))
+      : h("span", { class: "muted" }, "no chips changed hands"));
+}
+
+/** What happened in this step: the game module's log lines, and the events' cards. */
+function renderStepEvents(step, index, ctx, module) {
+  const prev = index > 0 ? state.data.steps[index - 1].view : null;
+  let lines = [];
+  try {
+    if (module.describeChanges) lines = module.describeChanges(prev, step.view, ctx) || [];
+  } catch (err) {
+    console.error("describeChanges failed", err);
+  }
+  const events = step.events.map((event) => eventLine(event, ctx));
+  fill($("#step-events"),
+    lines.length ? h("ul", { class: "step-lines" }, lines.map((l) => h("li", {}, l))) : null,
+    events.length ? h("details", { class: "step-raw" }, h("summary", {}, `Events (${events.length})`),
+      h("ul", { class: "event-list" }, events)) : null);
+}
+
+function eventLine(event, ctx) {
+  const parts = [h("span", { class: "event-kind" }, humanize(event.kind || "event"))];
+  if (Number.isInteger(event.seat)) parts.push(" · ", ctx.seatName(event.seat));
+  const cards = [];
+  for (const key of ["card", "cards"]) {
+    const value = event[key];
+    if (value === undefined) continue;
+    for (const code of Array.isArray(value) ? value : [value]) {
+      if (code === null || isCardCode(code)) cards.push(code);
+    }
+  }
+  if (cards.length) parts.push(" ", cardRow(cards.map((c) => (c === null ? { card: null, up: false } : { card: c, up: true })), { small: true }));
+  for (const key of ["amount", "value", "total", "result", "reason", "commit"]) {
+    if (event[key] !== undefined && event[key] !== null) {
+      const text = key === "commit" ? `${String(event[key]).slice(0, 12)}…` : String(event[key]);
+      parts.push(h("span", { class: "muted small" }, ` ${key} ${text}`));
+    }
+  }
+  return h("li", { class: "event" }, parts);
+}
+
+// ------------------------------------------------------------------ the side panels
+
+function renderStepsList() {
+  const list = $("#steps-list");
+  fill(list, state.data.steps.map((step, i) =>
+    h("li", { dataset: { index: i } },
+      h("button", { type: "button", class: "step-jump", onclick: () => go(i) },
+        h("span", { class: "step-no" }, String(i + 1)), " ", step.label))));
+}
+
+function renderResult() {
+  const data = state.data;
+  const names = new Map(data.seats.map((s) => [s.seat, s.name]));
+  const accountName = (account) => {
+    const [kind, seat] = String(account).split(":");
+    const who = seat !== undefined && names.has(Number(seat)) ? names.get(Number(seat)) : null;
+    if (kind === "seat") return who || account;
+    if (who) return `${who}'s ${kind}`;
+    return kind === "house" ? "the house" : `the ${kind}`;
+  };
+  fill($("#result"),
+    h("table", { class: "data compact", id: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col", class: "num" }, "Before"),
+        h("th", { scope: "col", class: "num" }, "After"), h("th", { scope: "col", class: "num" }, "Net"))),
+      h("tbody", {}, data.seats.map((s) => h("tr", { class: s.seat === data.viewer_seat ? "is-you" : "" },
+        h("td", {}, h("a", { href: `/players/${encodeURIComponent(s.player_id)}` }, s.name), s.bot ? h("span", { class: "tag tag-bot" }, "bot") : null),
+        h("td", { class: "num" }, chips(s.stack_before)), h("td", { class: "num" }, chips(s.stack_after)),
+        h("td", { class: `num ${s.net > 0 ? "delta-up" : s.net < 0 ? "delta-down" : ""}` }, signed(s.net)))))),
+    data.settlement.length
+      ? h("details", { class: "transfers" }, h("summary", {}, `Chip movements (${data.settlement.length})`),
+          h("ol", { class: "event-list" }, data.settlement.map((t) =>
+            h("li", {}, `${accountName(t.from)} → ${accountName(t.to)}: ${chips(t.amount)} `, h("span", { class: "muted small" }, t.reason)))))
+      : h("p", { class: "muted small" }, "No chips moved."));
+}
+
+function renderShoes() {
+  const shoes = state.data.shoes || [];
+  const line = (shoe) => h("li", {},
+    h("span", { class: "mono small", title: shoe.commit }, `${shoe.commit.slice(0, 16)}…`), " ",
+    h("span", { class: "muted small" }, shoe.made_in_this_hand
+      ? "shuffled during this hand; committed before its first card"
+      : "in play when the hand began; committed when it was shuffled"));
+  fill($("#proof-shoes"),
+    shoes.length
+      ? [h("span", {}, "The shoes this hand drew from (SHA-256 of each seed):"), h("ul", { class: "event-list" }, shoes.map(line))]
+      : "This hand drew from no shuffled shoe.");
+}
+
+async function verifyShuffle() {
+  const out = $("#proof-result");
+  const button = $("#btn-verify");
+  button.disabled = true;
+  fill(out, h("p", { class: "muted small" }, "Checking…"));
+  try {
+    const proof = await getJson(`/api/hands/${encodeURIComponent(handId)}/verify`);
+    const headline = {
+      verified: "Verified: the deal came from the committed shuffle.",
+      failed: "FAILED: the record does not match the published shuffle.",
+      not_yet_revealed: "Not yet revealed: the shoe is still in play; its seed is published when it is retired.",
+    }[proof.status] || proof.status;
+    fill(out,
+      h("p", { class: `proof-status proof-${proof.status}`, "data-status": proof.status }, headline),
+      h("ul", { class: "event-list" }, proof.checks.map((c) =>
+        h("li", { class: c.ok === false ? "delta-down" : "" }, c.ok === true ? "✓ " : c.ok === false ? "✗ " : "… ", h("strong", {}, c.check), ` — ${c.detail}`))),
+      proof.shoes.filter((s) => s.revealed && s.order).map((s) =>
+        h("details", { class: "shoe-order" },
+          h("summary", {}, `Shoe ${s.commit.slice(0, 12)}…: seed and deal order`),
+          h("p", { class: "mono small" }, `commit ${s.commit}`),
+          h("p", { class: "mono small" }, `seed ${s.seed}`),
+          Number.isInteger(s.dealt_before_hand) ? h("p", { class: "muted small" }, `${s.dealt_before_hand} cards were dealt from it before this hand.`) : null,
+          h("p", { class: "mono small order" }, s.order.map((c, i) => h("span", { class: Number.isInteger(s.dealt_before_hand) && i < s.dealt_before_hand ? "muted" : "" }, `${cardText(c)} `))))));
+  } catch (err) {
+    fill(out, h("p", { class: "delta-down" }, explain(err, "proof for this hand")));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------ moving through the hand
+
+function go(index) {
+  const n = state.data.steps.length;
+  state.index = Math.max(0, Math.min(n - 1, index));
+  if (state.index === n - 1) stop();
+  render();
+}
+
+function play() {
+  if (state.timer) return stop();
+  if (state.index >= state.data.steps.length - 1) state.index = 0;
+  state.timer = setInterval(() => go(state.index + 1), PLAY_MS);
+  const button = $("#btn-play");
+  button.textContent = "❚❚ Pause";
+  button.setAttribute("aria-label", "Pause");
+  render();
+}
+
+function stop() {
+  if (state.timer) clearInterval(state.timer);
+  state.timer = null;
+  const button = $("#btn-play");
+  button.textContent = "▶ Play";
+  button.setAttribute("aria-label", "Play");
+}
+
+function wireControls() {
+  $("#btn-first").addEventListener("click", () => { stop(); go(0); });
+  $("#btn-back").addEventListener("click", () => { stop(); go(state.index - 1); });
+  $("#btn-play").addEventListener("click", play);
+  $("#btn-forward").addEventListener("click", () => { stop(); go(state.index + 1); });
+  $("#btn-last").addEventListener("click", () => { stop(); go(state.data.steps.length - 1); });
+  $("#slider").addEventListener("input", (event) => { stop(); go(Number(event.target.value)); });
+  $("#btn-verify").addEventListener("click", verifyShuffle);
+  $("#btn-export").addEventListener("click", () =>
+    download(`/api/hands/${encodeURIComponent(handId)}/export`, `hand-${handId}.json`).catch((err) => showBanner(err.message)));
+  $("#btn-copy").addEventListener("click", async () => {
+    const input = $("#share-link");
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select") && event.target.id !== "slider") return;
+    const keys = { ArrowLeft: -1, ArrowRight: 1 };
+    if (event.key in keys && event.target.id !== "slider") {
+      event.preventDefault();
+      stop();
+      go(state.index + keys[event.key]);
+    } else if (event.key === "Home" && event.target.id !== "slider") {
+      stop();
+      go(0);
+    } else if (event.key === "End" && event.target.id !== "slider") {
+      stop();
+      go(state.data.steps.length - 1);
+    } else if (event.key === " " && !event.target.closest("button")) {
+      event.preventDefault();
+      play();
+    }
+  });
+}
+
+// ------------------------------------------------------------------ start
+
+async function start() {
+  try {
+    state.me = await api.me();
+  } catch {
+    state.me = null;
+  }
+  showWhoami(state.me);
+  if (state.me) {
+    const me = $("#link-me");
+    me.href = `/players/${encodeURIComponent(state.me.player_id)}`;
+    me.hidden = false;
+  }
+  let data;
+  try {
+    data = await getJson(`/api/hands/${encodeURIComponent(handId)}/replay`);
+  } catch (err) {
+    showBanner(explain(err, "hand"), true);
+    return;
+  }
+  state.data = data;
+  state.module = await loadModule(data.game);
+  $("#table-name").textContent = `${data.table_name || "Table"} · hand ${data.number}`;
+  document.title = `${data.table_name || "Table"} · hand ${data.number} · ${data.game_title} · Table 31`;
+  const historyLink = $("#link-history");
+  historyLink.href = `/tables/${encodeURIComponent(data.table_id)}/history`;
+  historyLink.hidden = false;
+  $("#share-link").value = `${location.origin}/hands/${handId}`;
+  if (data.viewer_seat === null) {
+    showBanner("You see this hand as a spectator would: no one's hidden cards.");
+  }
+  $("#slider").max = String(data.steps.length - 1);
+  renderStepsList();
+  renderResult();
+  renderShoes();
+  wireControls();
+  $("#replay").hidden = false;
+  const wanted = /step=(\d+)/.exec(location.hash);
+  go(wanted ? Number(wanted[1]) : 0);
+}
+
+start();

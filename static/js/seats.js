@@ -1,0 +1,140 @@
+// Seats around the oval. Generic over games: it reads only the common seat fields
+// (seat, name, stack, role, connected, bot, leaving, hands[{cards, stake, bet, value, status, note}])
+// and an optional `place` (where the seat sits at the table, when a game moves players around).
+import { cardRow } from "./cards.js";
+import { chips, h, humanize, signed } from "./dom.js";
+
+/**
+ * Where each seat number sits: occupied seats at their `place` (or their number), empty seats
+ * in the places left over; turned so that your seat (else place 0) is at the bottom.
+ * Returns Map seat → {index, count}.
+ */
+export function seatPlaces(view) {
+  const seats = view.seats || [];
+  // The places at the table: `table_seats` when the game has other positions (standing bettors).
+  const count = Math.max(view.table?.table_seats || view.table?.max_seats || 0, ...seats.map((s) => s.seat + 1), 1);
+  const placeOf = new Map();
+  const used = new Set();
+  for (const s of seats) {
+    const place = Number.isInteger(s.place) && s.place >= 0 && s.place < count && !used.has(s.place) ? s.place : null;
+    if (place !== null) {
+      placeOf.set(s.seat, place);
+      used.add(place);
+    }
+  }
+  const free = [];
+  for (let p = 0; p < count; p++) if (!used.has(p)) free.push(p);
+  for (let seat = 0; seat < count; seat++) if (!placeOf.has(seat)) placeOf.set(seat, free.shift());
+  const anchor = view.you !== null && view.you !== undefined && placeOf.has(view.you) ? placeOf.get(view.you) : 0;
+  const out = new Map();
+  for (const [seat, place] of placeOf) out.set(seat, { index: (place - anchor + count) % count, count });
+  return out;
+}
+
+/** Seats whose turn it is: the view's `turn` (a seat or a list), if the game has one. */
+export function turnSeats(view) {
+  const t = view.turn;
+  if (Array.isArray(t)) return new Set(t.filter(Number.isInteger));
+  return Number.isInteger(t) ? new Set([t]) : new Set();
+}
+
+/** Position on the ellipse, in percent of the felt; index 0 is bottom centre, then clockwise. */
+function spot(index, count) {
+  const angle = Math.PI / 2 + (index * 2 * Math.PI) / count;
+  return { x: 50 + 47 * Math.cos(angle), y: 50 + 45 * Math.sin(angle) };
+}
+
+/**
+ * Render every seat into `container`.
+ * opts: {canSit, onSit(seat), deltas: Map seat→chips won/lost last hand, module, ctx}
+ */
+export function renderSeats(container, view, opts) {
+  const places = seatPlaces(view);
+  const bySeat = new Map((view.seats || []).map((s) => [s.seat, s]));
+  const turn = turnSeats(view);
+  const free = new Set(view.table?.free_seats || []);
+  const nodes = [];
+  const ordered = [...places.entries()].sort((a, b) => a[1].index - b[1].index);
+  for (const [seatNo, { index, count }] of ordered) {
+    const seat = bySeat.get(seatNo);
+    const { x, y } = spot(index, count);
+    const node = seat
+      ? occupiedSeat(seat, view, turn.has(seatNo), opts)
+      : emptySeat(seatNo, free.has(seatNo) && opts.canSit, opts);
+    node.style.setProperty("--x", `${x.toFixed(2)}%`);
+    node.style.setProperty("--y", `${y.toFixed(2)}%`);
+    // The stacked (phone) layout keeps the table's order, occupied seats first.
+    node.style.order = String(seat ? index : 100 + index);
+    nodes.push(node);
+  }
+  container.replaceChildren(...nodes);
+}
+
+function emptySeat(seatNo, canSit, opts) {
+  return h("div", { class: "seat seat-empty", dataset: { seat: seatNo }, "aria-label": `Seat ${seatNo}, empty` },
+    h("span", { class: "seat-no" }, `Seat ${seatNo}`),
+    canSit
+      ? h("button", { type: "button", class: "btn btn-sit", dataset: { seat: seatNo },
+          onclick: () => opts.onSit(seatNo) }, "Sit here")
+      : h("span", { class: "muted small" }, "Empty"));
+}
+
+function occupiedSeat(seat, view, isTurn, opts) {
+  const you = seat.seat === view.you;
+  const role = typeof seat.role === "string" && seat.role !== "player" ? seat.role : null;
+  const classes = ["seat", "seat-taken"];
+  if (you) classes.push("is-you");
+  if (isTurn) classes.push("is-turn");
+  if (role) classes.push(`role-${role}`);
+  if (seat.connected === false) classes.push("is-away");
+  const delta = opts.deltas ? opts.deltas.get(seat.seat) : undefined;
+  const name = typeof seat.name === "string" ? seat.name : `Seat ${seat.seat}`;
+  const node = h("div", {
+    class: classes.join(" "),
+    dataset: { seat: seat.seat, stack: typeof seat.stack === "number" ? seat.stack : "" },
+    "aria-label": `Seat ${seat.seat}: ${name}${role ? `, ${role}` : ""}${isTurn ? ", to act" : ""}`,
+  },
+    h("div", { class: "seat-head" },
+      h("span", { class: `dot ${seat.connected === false ? "dot-off" : "dot-on"}`,
+        title: seat.connected === false ? "disconnected" : "connected",
+        "aria-label": seat.connected === false ? "disconnected" : "connected", role: "img" }),
+      h("span", { class: "seat-name", title: name }, name)),
+    h("div", { class: "seat-stack" },
+      h("span", { class: "chip-icon", "aria-hidden": "true" }),
+      h("span", { class: "stack-value", title: "Stack" }, chips(seat.stack)),
+      role ? h("span", { class: `badge badge-${role}` }, humanize(role)) : null,
+      you ? h("span", { class: "tag tag-you" }, "you") : null,
+      seat.bot ? h("span", { class: "tag tag-bot" }, "bot") : null,
+      delta !== undefined
+        ? h("span", { class: `delta ${delta > 0 ? "delta-up" : delta < 0 ? "delta-down" : ""}`,
+            title: "Last hand" }, signed(delta))
+        : null,
+      seat.leaving ? h("span", { class: "tag tag-leaving" }, "leaving") : null),
+    (Array.isArray(seat.hands) ? seat.hands : []).map((hand) => handBox(hand, seat)));
+  if (opts.module && typeof opts.module.renderSeatExtras === "function") {
+    const extras = h("div", { class: "seat-extras" });
+    try {
+      opts.module.renderSeatExtras(seat, view, extras, opts.ctx);
+    } catch (err) {
+      console.error("renderSeatExtras failed", err);
+    }
+    if (extras.childNodes.length) node.append(extras);
+  }
+  return node;
+}
+
+function handBox(hand, seat) {
+  const status = typeof hand.status === "string" ? hand.status : typeof hand.state === "string" ? hand.state : null;
+  const meta = [];
+  if (typeof hand.stake === "number" && hand.stake > 0) meta.push(h("span", { class: "stake" }, `Stake ${chips(hand.stake)}`));
+  else if (typeof hand.bet === "number" && hand.bet > 0) meta.push(h("span", { class: "stake" }, `Bet ${chips(hand.bet)}`));
+  if (typeof hand.value === "number") {
+    meta.push(h("span", { class: "hand-value", title: "Hand value" }, String(hand.value)));
+  }
+  if (hand.natural === true) meta.push(h("span", { class: "tag tag-natural" }, "natural"));
+  if (status && status !== seat.role) meta.push(h("span", { class: `tag status status-${status}` }, humanize(status)));
+  return h("div", { class: "hand", dataset: status ? { status } : {} },
+    cardRow(hand.cards, { small: true }),
+    meta.length ? h("div", { class: "hand-meta" }, meta) : null,
+    typeof hand.note === "string" && hand.note ? h("p", { class: "hand-note" }, hand.note) : null);
+}

@@ -1,0 +1,61 @@
+"""The house banks Trente et Quarante (RULES.md §0 "Banks", §4; issue 5): its float, the
+host's top-up, a stake it cannot cover refused, its cover shared by every table."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.api.test_socket import audit
+from tests.client import Player
+from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+
+OPTIONS = {"bet_seconds": 30, "turn_seconds": 30, "min_stake": 10, "max_stake": 500}
+
+
+def stake_max(view: dict, chance: str) -> int | None:
+    for template in view["legal"]:
+        if template["kind"] == "stake" and template["params"]["chance"]["one_of"] == [chance]:
+            return int(template["params"]["amount"]["max"])
+    return None
+
+
+async def test_the_house_covers_only_what_it_holds(database_url: str) -> None:
+    server = LiveServer(make_settings(database_url, house_float=60))
+    await server.start()
+    try:
+        first, second = await Player.join(server, "Rouge"), await Player.join(server, "Noir")
+        table_a = await first.open_table("trente-et-quarante", **OPTIONS)
+        table_b = await second.open_table("trente-et-quarante", **OPTIONS)
+        await first.connect(table_a)
+        await first.sit(400)
+        await second.connect(table_b)
+        await second.sit(400)
+        view = await first.wait_for(lambda v: stake_max(v, "rouge") is not None)
+        assert stake_max(view, "rouge") == 60  # the house holds 60
+        assert view["limits"]["house_cover"] == 60
+        reply = await first.act({"kind": "stake", "chance": "rouge", "amount": 61})
+        assert reply["code"] == "illegal_action" and "60" in reply["message"]
+        assert (await first.act({"kind": "stake", "chance": "rouge", "amount": 50}))[
+            "type"
+        ] == "ack"
+        # the other table may now risk only what is left of the house's cover
+        await second.send({"type": "resync"})
+        view = await second.wait_for(lambda v: stake_max(v, "noir") == 10)
+        reply = await second.act({"kind": "stake", "chance": "noir", "amount": 20})
+        assert reply["code"] == "illegal_action"
+        async with httpx.AsyncClient(
+            base_url=server.base_url, headers={"authorization": f"Bearer {ADMIN_TOKEN}"}
+        ) as host:
+            funded = await host.post("/api/admin/house", json={"amount": 1000})
+            assert funded.json()["house"] == 1060
+        await second.send({"type": "resync"})
+        view = await second.wait_for(lambda v: stake_max(v, "noir") == 400)  # now the stack
+        assert (await second.act({"kind": "stake", "chance": "noir", "amount": 20}))[
+            "type"
+        ] == "ack"
+        result = await audit(server)
+        assert result["balanced"] is True and result["house"] == 1060
+        for person in (first, second):
+            await person.close()
+    finally:
+        await server.stop()

@@ -1,0 +1,101 @@
+"""A client that knows nothing of the rules plays every game through the real socket.
+
+It picks random actions from ``legal`` (each must be acknowledged) and sprinkles illegal ones
+(each must be refused with a code, changing nothing); no view may carry a face-down card of
+another seat; at the end the audit balances. This is how each game issue is checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from tests.api.test_socket import audit
+from tests.client import Player, hidden_card_leaks
+from tests.conftest import LiveServer
+
+GAMES: dict[str, dict[str, Any]] = {
+    "trianta-ena": {"options": {"turn_seconds": 2, "bet_seconds": 2}, "players": 3},
+    "greek-31": {"options": {"turn_seconds": 2}, "players": 3},
+    "vingt-un": {"options": {"turn_seconds": 2}, "players": 3},
+    "trente-et-quarante": {"options": {"bet_seconds": 1, "turn_seconds": 1}, "players": 2},
+    "en-og-tredive": {"options": {"turn_seconds": 2}, "players": 3},
+}
+
+
+def illegal_variant(
+    action: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """An action that cannot fit ``legal``: an unknown kind, a parameter out of range, a
+    missing or an extra key."""
+    choice = rng.randrange(4)
+    if choice == 0 or len(action) == 1:
+        return {**action, "unexpected": 1}
+    name = next(k for k in action if k != "kind")
+    if choice == 1:
+        return {k: v for k, v in action.items() if k != name}
+    template = next(t for t in legal if t["kind"] == action["kind"])
+    spec = template["params"][name]
+    if "max" in spec and "subset_of" not in spec:
+        return {**action, name: spec["max"] + 1 + rng.randrange(10**6)}
+    return {**action, name: "not-a-value"}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_rules_blind_client(live: LiveServer, game: str) -> None:
+    setup = GAMES[game]
+    rng = random.Random(hash(game) & 0xFFFF)
+    people = [await Player.join(live, f"{game[:6]}{i}") for i in range(setup["players"])]
+    table_id = await people[0].open_table(game, **setup["options"])
+    for person in people:
+        await person.connect(table_id)
+    for person in people:
+        view = person.view
+        assert view is not None
+        free = view["table"]["free_seats"]
+        low, high = view["table"]["buy_in"]["min"], view["table"]["buy_in"]["max"]
+        limits = (low, min(high, 500)) if low <= 500 else (low, low)
+        await person.send({"type": "sit", "seat": None, "buy_in": max(limits[0], limits[1])})
+        await person.wait_for(lambda v: v["you"] is not None)
+        assert free  # there was a seat
+
+    accepted = refused = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 25
+    while accepted < 60 and loop.time() < deadline:
+        mover = next(
+            (p for p in rng.sample(people, len(people)) if p.view and p.view["legal"]), None
+        )
+        if mover is None:
+            await asyncio.sleep(0.01)
+            continue
+        assert mover.view is not None
+        legal = mover.view["legal"]
+        action = mover.random_legal(rng)
+        assert action is not None
+        if rng.random() < 0.25:
+            bad = illegal_variant(action, legal, rng)
+            reply = await mover.act(bad)
+            assert reply["type"] == "error", (game, bad, legal)
+            assert reply["code"] in ("illegal_action", "stale_version", "unknown_action"), reply
+            refused += 1
+            continue
+        reply = await mover.act(action)
+        if reply["type"] == "error":
+            # a timer may have moved the table on between the view and the act
+            assert reply["code"] in ("stale_version", "not_your_turn"), (game, action, reply)
+        else:
+            accepted += 1
+        for person in people:
+            for state in person.states:
+                assert hidden_card_leaks(state["view"]) == [], (game, state["view"])
+            person.states.clear()
+    assert accepted >= 20, f"{game}: only {accepted} actions accepted"
+    assert refused > 0
+    result = await audit(live)
+    assert result["balanced"] is True, result
+    for person in people:
+        await person.close()

@@ -1,0 +1,175 @@
+"""Vingt-un in a real Chromium against the real server (RULES.md §3; PROTOCOL.md).
+
+A bot deals; three people play in three browsers (one on a phone-sized screen). Nothing in the
+product stacks the pack, so the hands are played (stake the minimum, stand) until one of the
+three is dealt a pair — about one hand in six — bounded to 40 hands. That player splits from the
+browser: the seat shows two hands side by side, each with its stake, and the others see both
+hands' first cards face down. Both hands are played and the hand is settled.
+Screenshots go to /tmp/shots/vingt-un-*.png.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import CHROMIUM, NARROW, NO_CHROMIUM, SHOTS, WIDE, BrowserServer
+
+if not CHROMIUM.exists():
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
+
+from playwright.sync_api import expect
+
+OPTIONS = {"turn_seconds": 30, "min_bet": 1, "max_bet": 5, "natural_takes_deal": False}
+MAX_HANDS = 40
+NAMES = ("Vera", "Walt", "Xena")
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"vingt-un-{name}.png"))
+
+
+def sit(page: Any, seat: int) -> None:
+    page.locator(f'.seat-empty[data-seat="{seat}"] button').click()
+    expect(page.locator("#amount-dialog")).to_be_visible()
+    page.click("#amount-ok")
+    expect(page.locator(f'.seat.is-you[data-seat="{seat}"]')).to_be_visible()
+
+
+def hands_played(page: Any, table_id: str) -> int:
+    response = page.request.get(f"/api/hands?table_id={table_id}&limit=1")
+    assert response.status == 200, response.text()
+    hands = response.json()["hands"]
+    return int(hands[0]["number"]) if hands else 0
+
+
+def click_if_ready(page: Any, selector: str) -> bool:
+    button = page.locator(selector).first
+    if button.is_visible() and button.is_enabled():
+        button.click()
+        return True
+    return False
+
+
+# The plain play, in one round trip per page (the loop below polls three pages): stake what the
+# control offers (the minimum) or stand, by clicking the generated button; a split is only
+# reported, for the test to make with real clicks.
+PLAIN_PLAY = """() => {
+  const ready = (el) =>
+    el && !el.disabled && !el.closest("fieldset:disabled") && el.offsetParent !== null;
+  const split = '.action[data-kind="split"] button[type=submit]';
+  if (ready(document.querySelector(split))) return "split";
+  for (const [kind, selector] of [["stake", '.action[data-kind="stake"] button[type=submit]'],
+                                  ["stand", 'button[data-kind="stand"]']]) {
+    const button = document.querySelector(selector);
+    if (ready(button)) {
+      button.click();
+      return kind;
+    }
+  }
+  return "";
+}"""
+
+
+def play_plainly(page: Any) -> str:
+    """Stake the minimum or stand, if the page offers it; says what it did (or "split")."""
+    return str(page.evaluate(PLAIN_PLAY))
+
+
+@pytest.mark.browser
+def test_a_player_splits_a_pair_and_plays_both_hands(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    pages = [open_page(WIDE), open_page(WIDE), open_page(NARROW)]
+    for page, name in zip(pages, NAMES, strict=True):
+        assert page.request.post("/api/session", data={"name": name}).status == 200
+    opened = pages[0].request.post(
+        "/api/tables", data={"game": "vingt-un", "name": "Pontoon", "options": OPTIONS}
+    )
+    assert opened.status == 201, opened.text()
+    table_id = opened.json()["table_id"]
+    # A bot in seat 0 deals (the lowest seat that can bank); it keeps the deal.
+    assert pages[0].request.post(f"/api/tables/{table_id}/bots", data={}).status == 201
+    for seat, page in enumerate(pages, start=1):
+        page.goto(f"/tables/{table_id}")
+        sit(page, seat)
+
+    # Play hands plainly until someone holds a pair and is offered the split.
+    splitter = None
+    deadline = time.monotonic() + 90
+    while splitter is None:
+        assert hands_played(pages[0], table_id) < MAX_HANDS, "no pair in 40 hands"
+        assert time.monotonic() < deadline, "no pair in time"
+        for page in pages:
+            if play_plainly(page) == "split":
+                splitter = page
+                break
+        pages[0].wait_for_timeout(10)
+
+    played = hands_played(splitter, table_id)
+    seat = int(splitter.locator(".seat.is-you").get_attribute("data-seat"))
+    name = NAMES[pages.index(splitter)]
+    others = [page for page in pages if page is not splitter]
+    mine = splitter.locator(f'.seat[data-seat="{seat}"] .vu-hand')
+    expect(mine).to_have_count(1)
+    expect(mine.locator(".card.card-private")).to_have_count(2)  # face down, seen by the holder
+    shot(splitter, "pair")
+
+    # Split, staking 2 on the new hand: two hands side by side, each with its stake.
+    form = splitter.locator('.action[data-kind="split"]')
+    form.locator("input[type=number]").fill("2")
+    expect(form.locator("button[type=submit]")).to_have_text("Split 2")
+    form.locator("button[type=submit]").click()
+    expect(mine).to_have_count(2, timeout=5_000)
+    for hand in mine.all():
+        expect(hand.locator(".stake")).to_contain_text("Stake")
+    doubled = splitter.locator(".vu-tag-double").count() > 0  # the dealer's call doubles it
+    expect(mine.nth(1).locator(".stake")).to_have_text(f"Stake {4 if doubled else 2}")
+    first, second = mine.nth(0).bounding_box(), mine.nth(1).bounding_box()
+    assert first and second and abs(first["y"] - second["y"]) < 4, "the hands are side by side"
+    assert second["x"] > first["x"]
+    # The others see two hands whose first cards lie face down.
+    for page in others:
+        theirs = page.locator(f'.seat[data-seat="{seat}"] .vu-hand')
+        expect(theirs).to_have_count(2)
+        expect(theirs.locator(".card-back")).to_have_count(4)
+    expect(mine.nth(0)).to_have_class("vu-hand vu-state-playing is-active")
+    shot(splitter, "split")
+    shot(others[0], "split-seen-by-another")
+
+    # Play both hands (a split again is declined): draw once while no card can bust, then stand.
+    drew = False
+    deadline = time.monotonic() + 20
+    while splitter.locator(f'.seat[data-seat="{seat}"] .vu-hand.is-active').count():
+        assert time.monotonic() < deadline, "the split hands were not played out"
+        active = splitter.locator(".vu-hand.is-active")
+        total = active.locator(".hand-value").first.text_content() or "99"
+        button = "draw" if int(total) <= 11 and not drew else "stand"
+        if click_if_ready(splitter, f'button[data-kind="{button}"]'):
+            drew = drew or button == "draw"
+            if button == "draw":
+                shot(splitter, "split-draw")
+        splitter.wait_for_timeout(80)
+        for page in others:
+            play_plainly(page)
+
+    # Everyone else stands; the bot dealer plays; the hand is settled for both hands.
+    deadline = time.monotonic() + 20
+    while hands_played(splitter, table_id) == played:
+        assert time.monotonic() < deadline, "the hand was not settled"
+        for page in others:
+            play_plainly(page)
+        splitter.wait_for_timeout(80)
+    expect(splitter.locator("#settlement")).to_be_visible()
+    expect(splitter.locator(f'#settlement li[data-seat="{seat}"]')).to_be_visible()
+    expect(splitter.locator("#log")).to_contain_text(f"{name} splits, staking")
+
+    # The stored hand says so too.
+    listed = splitter.request.get(f"/api/hands?table_id={table_id}&limit=3").json()["hands"]
+    summaries = [
+        splitter.request.get(f"/api/hands/{h['hand_id']}").json()["summary"] for h in listed
+    ]
+    assert any(s["splits"] >= 1 and seat in s["players"] for s in summaries), summaries
+    shot(splitter, "after")

@@ -1,0 +1,205 @@
+"""Shared fixtures: a migrated database per test and the real app on a real socket.
+
+The suite runs on SQLite by default. ``TEST_DATABASE_URL`` (``make test-pg``) points it at
+PostgreSQL instead; when that server cannot be reached the run stops at once with a notice
+and exit status 0, so a machine without PostgreSQL still passes ``make test``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from alembic import command
+from alembic.config import Config
+
+from app.core.config import Settings
+from app.main import create_app
+from app.services import Services
+
+ROOT = Path(__file__).resolve().parents[1]
+ADMIN_TOKEN = "test-admin-token"
+TABLE_NAMES = (
+    "hand_players",
+    "hands",
+    "shoes",
+    "seats",
+    "ledger_entries",
+    "accounts",
+    "host_actions",
+    "device_tokens",
+    "server_settings",
+    "tables",
+    "players",
+)
+
+
+def migrate(url: str) -> None:
+    """Run ``alembic upgrade head`` against ``url`` (in a thread: env.py runs its own loop)."""
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config.attributes["database_url"] = url
+    config.attributes["configure_logger"] = False
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            command.upgrade(config, "head")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+
+
+def _postgres_reachable(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    try:
+        with socket.create_connection((parsed.host or "127.0.0.1", parsed.port or 5432), 2):
+            return True
+    except OSError:
+        return False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if url.startswith("postgresql") and not _postgres_reachable(url):
+        pytest.exit(
+            f"NOTICE: PostgreSQL at {url} is not reachable: skipping the PostgreSQL pass.",
+            returncode=0,
+        )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    url = os.environ.get("TEST_DATABASE_URL")
+    return f"database: {url if url else 'SQLite (a fresh migrated file per test)'}"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str | None:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        migrate(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    migrate(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+async def _truncate(url: str) -> None:
+    from sqlalchemy import text
+
+    from app.db.session import make_engine
+
+    engine = make_engine(url)
+    async with engine.begin() as conn:
+        # fail loudly rather than wait forever on a lock another run holds
+        await conn.execute(text("SET LOCAL lock_timeout = '30s'"))
+        await conn.execute(text(f"TRUNCATE {', '.join(TABLE_NAMES)} RESTART IDENTITY CASCADE"))
+    await engine.dispose()
+
+
+@pytest.fixture
+def database_url(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    sqlite_template: Path,
+    postgres_url: str | None,
+) -> Iterator[str]:
+    """A migrated, empty database for one test."""
+    if postgres_url:
+        asyncio.run(_truncate(postgres_url))
+        yield postgres_url
+        return
+    path = tmp_path / "table31.db"
+    shutil.copy(sqlite_template, path)
+    yield f"sqlite+aiosqlite:///{path}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def make_settings(database_url: str, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "environment": "test",
+        "database_url": database_url,
+        "admin_token": ADMIN_TOKEN,
+        "secret_key": "test-secret-key-0123456789",
+        "next_hand_seconds": 0.05,
+        "bot_delay_seconds": 0.01,
+        "messages_per_second": 1000.0,
+        "message_burst": 1000,
+        "port": free_port(),
+        "enabled_games": "all",
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+class LiveServer:
+    """The real app served by uvicorn on a loopback port, in the test's event loop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        self.base_url = f"http://127.0.0.1:{settings.port}"
+        self.ws_url = f"ws://127.0.0.1:{settings.port}"
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=settings.port,
+            log_level="warning",
+            ws_max_size=65536,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def services(self) -> Services:
+        services: Services = self.app.state.services
+        return services
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self.server.serve())
+        for _ in range(500):
+            if self.server.started:
+                return
+            if self._task.done():
+                self._task.result()
+            await asyncio.sleep(0.01)
+        raise RuntimeError("the server did not start")
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        if self._task is not None:
+            await asyncio.wait_for(self._task, 15)
+
+
+@pytest.fixture
+async def live(database_url: str) -> AsyncIterator[LiveServer]:
+    server = LiveServer(make_settings(database_url))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
