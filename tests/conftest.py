@@ -170,6 +170,9 @@ class LiveServer:
             log_level="warning",
             ws_max_size=65536,
             lifespan="on",
+            # uvicorn closes an idle keep-alive connection after 5 s by default; a test that
+            # waits longer and then reuses its client races that close (httpx.ReadError).
+            timeout_keep_alive=300,
         )
         self.server = uvicorn.Server(config)
         self._task: asyncio.Task[None] | None = None
