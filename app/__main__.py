@@ -63,7 +63,7 @@ def serve() -> int:
 
     from app.core.config import get_settings
     from app.main import create_app
-    from app.ops import logs
+    from app.ops import collector, logs
 
     try:
         settings = get_settings()
@@ -74,6 +74,10 @@ def serve() -> int:
     app = create_app(settings)
 
     class GracefulServer(uvicorn.Server):
+        async def startup(self, sockets: list[Any] | None = None) -> None:
+            await super().startup(sockets)  # the app's start-up: tables recovered
+            collector.settle_after_start()
+
         async def shutdown(self, sockets: list[Any] | None = None) -> None:
             await app.state.services.lobby.shutdown("The server is restarting; back shortly")
             await super().shutdown(sockets)

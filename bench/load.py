@@ -723,18 +723,25 @@ def _timestamp(newest: Any) -> float | None:
     return stamp.timestamp()
 
 
-def writer_pending(port: int) -> int | None:
-    """Database jobs queued in the server at this moment (``/metrics``), when it says."""
+def server_gauges(port: int) -> dict[str, float]:
+    """The server's own gauges at this moment (``/metrics``): the database jobs queued and the
+    longest garbage-collection pause so far."""
     import urllib.request
 
+    wanted = {
+        "table31_writer_pending": "writer_pending",
+        "table31_gc_pause_longest_seconds": "gc_pause_longest_s",
+    }
+    found: dict[str, float] = {}
     try:
         with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as response:
             for line in response.read().decode().splitlines():
-                if line.startswith("table31_writer_pending "):
-                    return int(float(line.split()[1]))
+                name, _, value = line.partition(" ")
+                if name in wanted:
+                    found[wanted[name]] = float(value)
     except (OSError, ValueError):
-        return None
-    return None
+        return {}
+    return found
 
 
 def profile_server(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
@@ -888,7 +895,8 @@ class Target:
         wall_b = time.time()
         rss = rss_bytes(self.server.pid)
         hands_b, newest = counter.read()
-        pending = writer_pending(self.server.port) if self.kind == "project" else None
+        gauges = server_gauges(self.server.port) if self.kind == "project" else {}
+        pending = gauges.get("writer_pending")
         reports = [pipe.recv() for pipe in self.pipes]
         window = {
             "reports": reports,
@@ -897,7 +905,8 @@ class Target:
             "rss": rss,
             "hands": hands_b - hands_a if self.server.database else None,
             "lag": round(wall_b - newest, 2) if newest else None,
-            "writer_pending": pending,
+            "writer_pending": int(pending) if pending is not None else None,
+            "gc_pause_longest_s": gauges.get("gc_pause_longest_s"),
         }
         if spy is not None:
             spy.wait(120)
@@ -995,6 +1004,14 @@ class Target:
                 "settlement_lag_s": max(lags) if lags else None,
                 "writer_pending": max(
                     (w["writer_pending"] for w in windows if w.get("writer_pending") is not None),
+                    default=None,
+                ),
+                "gc_pause_longest_ms": max(
+                    (
+                        round(w["gc_pause_longest_s"] * 1000, 1)
+                        for w in windows
+                        if w.get("gc_pause_longest_s") is not None
+                    ),
                     default=None,
                 ),
                 "sits": totals["sits"],
@@ -1116,6 +1133,7 @@ COLUMNS = [
     ("hands_per_s", "hands/s"),
     ("settlement_lag_s", "lag s"),
     ("writer_pending", "queued jobs"),
+    ("gc_pause_longest_ms", "gc max ms"),
 ]
 
 

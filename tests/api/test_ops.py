@@ -29,6 +29,7 @@ async def test_healthz_and_metrics(live: LiveServer) -> None:
     assert 'table31_actions_total{game="trianta-ena"} 1' in text
     assert 'table31_errors_total{code="unknown_action"} 1' in text
     assert "table31_action_seconds_count 1" in text
+    assert 'table31_gc_pause_seconds_count{generation="2"}' in text
     for person in people:
         await person.close()
 

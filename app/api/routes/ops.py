@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from sqlalchemy import text
 
 from app.api.deps import ServicesDep
+from app.ops import collector
 
 router = APIRouter(tags=["operations"])
 
@@ -42,4 +43,5 @@ async def metrics(services: ServicesDep) -> PlainTextResponse:
         writer_pending=services.writer.pending,
         writer_failures=services.writer.failures,
     )
+    body += "\n".join(collector.PAUSES.lines()) + "\n"
     return PlainTextResponse(body, media_type="text/plain; version=0.0.4")
