@@ -13,22 +13,15 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     ADMIN_TOKEN,
-    CHROMIUM,
     NARROW,
-    NO_CHROMIUM,
     SHOTS,
     WIDE,
     BrowserServer,
 )
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
-from playwright.sync_api import expect
-
 from tests.browser.test_trianta_ena_browser import FAST, choose_name, sit
 
 BOB = "Bob O'Neil-Smith"

@@ -15,13 +15,9 @@ import time
 from typing import Any
 
 import pytest
-
-from tests.browser.conftest import CHROMIUM, NARROW, NO_CHROMIUM, SHOTS, WIDE, BrowserServer
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
 from playwright.sync_api import expect
+
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
 
 BET_UNIT = 10
 BETS = 3

@@ -13,13 +13,9 @@ import time
 from typing import Any
 
 import pytest
-
-from tests.browser.conftest import CHROMIUM, NARROW, NO_CHROMIUM, SHOTS, WIDE, BrowserServer
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
 from playwright.sync_api import expect
+
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
 
 OPTIONS = {"turn_seconds": 30, "min_bet": 10, "max_bet": 100}
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

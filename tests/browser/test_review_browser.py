@@ -15,21 +15,15 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     ADMIN_TOKEN,
-    CHROMIUM,
     NARROW,
-    NO_CHROMIUM,
     SHOTS,
     WIDE,
     BrowserServer,
 )
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
-from playwright.sync_api import expect
 
 BOT_GAMES = {
     "trianta-ena": ({"turn_seconds": 5, "bet_seconds": 5}, 3),

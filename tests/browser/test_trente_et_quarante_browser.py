@@ -13,13 +13,9 @@ import time
 from typing import Any
 
 import pytest
-
-from tests.browser.conftest import CHROMIUM, NARROW, NO_CHROMIUM, SHOTS, WIDE, BrowserServer
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
 from playwright.sync_api import expect
+
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
 
 BUY_IN = 500
 OPTIONS = {"bet_seconds": 20, "turn_seconds": 20, "min_stake": 10, "max_stake": 1000}

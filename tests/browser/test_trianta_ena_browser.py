@@ -14,13 +14,9 @@ import time
 from typing import Any
 
 import pytest
-
-from tests.browser.conftest import CHROMIUM, NARROW, NO_CHROMIUM, SHOTS, WIDE, BrowserServer
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
 from playwright.sync_api import expect
+
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 FAST = {"turn_seconds": 15, "bet_seconds": 15}

@@ -14,13 +14,9 @@ import time
 from typing import Any
 
 import pytest
-
-from tests.browser.conftest import CHROMIUM, NARROW, NO_CHROMIUM, SHOTS, WIDE, BrowserServer
-
-if not CHROMIUM.exists():
-    pytest.skip(NO_CHROMIUM, allow_module_level=True)
-
 from playwright.sync_api import expect
+
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
 
 OPTIONS = {"turn_seconds": 30, "min_bet": 1, "max_bet": 5, "natural_takes_deal": False}
 MAX_HANDS = 40
