@@ -87,7 +87,6 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
         )
         return
     conn = Connection(websocket, player.id if player else None, player.name if player else None)
-    conn.start()
     limiter = RateLimiter(settings.messages_per_second, settings.message_burst)
     await table.connect(conn)
     try:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -522,6 +523,17 @@ class Game(ABC):
         seat's ``player_id``, ``name`` and ``connected``. A card the viewer may not see is
         ``{"card": None, "up": False}`` (use :func:`card_view`).
         """
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, View]:
+        """:meth:`view` for each of ``seats`` at once (one broadcast): equal, view for view,
+        to :meth:`view`, but a game whose viewers see most of the table alike builds that
+        part once and only each viewer's own part per viewer.
+
+        Each view is a dict of its own, but views may share what is nested in them (their
+        ``seats`` entries): the runtime only adds to a seat entry what is the same for every
+        viewer, and encodes the views before anything changes.
+        """
+        return {seat: self.view(seat) for seat in seats}
 
     def log(
         self,

@@ -33,6 +33,7 @@ Decisions (RULES.md leaves room):
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from app.games.base import (
@@ -71,7 +72,7 @@ from app.games.en_og_tredive_table import (
     left_of,
     right_of,
 )
-from app.games.en_og_tredive_view import table_view
+from app.games.en_og_tredive_view import table_view, table_views
 
 
 class EnOgTredive(Game):
@@ -549,6 +550,9 @@ class EnOgTredive(Game):
 
     def view(self, seat: int | None) -> View:
         return table_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, View]:
+        return table_views(self, seats)
 
     # ----------------------------------------------------------------- persistence
 

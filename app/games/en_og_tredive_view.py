@@ -7,6 +7,8 @@ last is the top, the only one that can be taken). Nothing of the stock but its s
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import View, card_view
@@ -45,6 +47,23 @@ def table_view(game: EnOgTredive, viewer: int | None) -> View:
     }
 
 
+def table_views(game: EnOgTredive, viewers: Iterable[int | None]) -> dict[int | None, View]:
+    """:func:`table_view` for several viewers: the table as a spectator sees it is built
+    once; a viewer sees it too, but for their own seat (their hand)."""
+    public = table_view(game, None)
+    seated = set(game.seated)
+    out: dict[int | None, View] = {}
+    for viewer in viewers:
+        view = dict(public)
+        if viewer in seated:
+            view["seats"] = [
+                seat_view(game, viewer, viewer) if entry["seat"] == viewer else entry
+                for entry in public["seats"]
+            ]
+        out[viewer] = view
+    return out
+
+
 def phase(game: EnOgTredive) -> str:
     """``cut``, ``deal``, ``draw`` or ``discard`` during a round; else between rounds/matches."""
     if game.in_hand and game.round is not None:
@@ -72,7 +91,7 @@ def seat_view(game: EnOgTredive, seat: int, viewer: int | None) -> dict[str, Any
                 "cards": [card_view(card, up=up, visible=visible) for card in hand],
                 "stake": game.balances.get(bets_account(seat), 0),
                 "size": len(hand),
-                "value": hand_value(hand) if visible or up else None,
+                "value": _hand_value(tuple(hand)) if visible or up else None,
                 "drawn": r.drawn if visible and seat == r.actor else None,
             }
         )
@@ -84,6 +103,13 @@ def seat_view(game: EnOgTredive, seat: int, viewer: int | None) -> dict[str, Any
         "knocked": r is not None and r.knocker == seat,
         "hands": hands,
     }
+
+
+@functools.lru_cache(maxsize=8192)
+def _hand_value(cards: tuple[str, ...]) -> int:
+    """:func:`hand_value`, remembered by cards (a hand is valued for its holder at every
+    broadcast, and for everyone once shown)."""
+    return hand_value(cards)
 
 
 def status(game: EnOgTredive) -> str:

@@ -27,6 +27,7 @@ player's and the dealer's stacks, so the bank never pays more than it holds.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from app.games.base import (
     Action,
@@ -53,7 +54,7 @@ from app.games.greek_31_values import (
     highest_card,
     rank_label,
 )
-from app.games.greek_31_view import table_view
+from app.games.greek_31_view import table_view, table_views
 
 DEFAULT_DRAW_BELOW = 25
 """The dealer's timeout default draws while the hand ranks below 25 (RULES.md §2, step 2)."""
@@ -419,6 +420,9 @@ class Greek31(Greek31Table):
     def view(self, seat: int | None) -> View:
         """See :mod:`app.games.greek_31_view` (face-down dealer cards reach the dealer only)."""
         return table_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, View]:
+        return table_views(self, seats)
 
 
 GAME = Greek31

@@ -10,11 +10,13 @@ remaining cover while players stake, and why a player could not stake.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import View, card_view
 from app.games.greek_31_hand import HandInPlay
-from app.games.greek_31_values import hand_points, rank_label
+from app.games.greek_31_values import hand_points, hand_rank, rank_label
 
 if TYPE_CHECKING:
     from app.games.greek_31 import Greek31
@@ -62,6 +64,20 @@ def table_view(game: Greek31, viewer: int | None) -> View:
         "last_hand": last_hand_view(game, viewer),
         "table_over": game.table_over,
         "status": status(game),
+    }
+
+
+def table_views(game: Greek31, viewers: Iterable[int | None]) -> dict[int | None, View]:
+    """:func:`table_view` for several viewers: every viewer but the dealer sees what a
+    spectator sees (players' cards are face up), so that is built once; the dealer, who
+    alone sees their face-down cards, gets a view of their own."""
+    public = table_view(game, None)
+    dealer = game.hand.dealer if game.hand is not None else None
+    return {
+        viewer: table_view(game, viewer)
+        if viewer is not None and viewer == dealer
+        else dict(public)
+        for viewer in viewers
     }
 
 
@@ -116,7 +132,15 @@ def value_view(game: Greek31, cards: list[str] | None) -> dict[str, Any]:
     """The points and the rank's name ("31", "pair of twos", "14", "28", "bust")."""
     if not cards:
         return {"value": None, "label": None}
-    return {"value": hand_points(cards, game.ace_rule), "label": rank_label(game.rank(cards))}
+    points, label = _value_label(tuple(cards), game.ace_rule, game.heath)
+    return {"value": points, "label": label}
+
+
+@functools.lru_cache(maxsize=8192)
+def _value_label(cards: tuple[str, ...], ace_rule: str, heath: bool) -> tuple[int | None, str]:
+    """:func:`value_view`'s figures, remembered by cards: every viewer of every broadcast
+    of a hand sees the same hands valued (``Greek31.rank`` is :func:`hand_rank`)."""
+    return hand_points(cards, ace_rule), rank_label(hand_rank(cards, ace_rule, heath))
 
 
 def last_hand_view(game: Greek31, viewer: int | None) -> dict[str, Any] | None:

@@ -35,6 +35,7 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from app.games.base import (
@@ -71,7 +72,7 @@ from app.games.trente_et_quarante_stakes import (
     prison_account,
 )
 from app.games.trente_et_quarante_stats import TrenteEtQuaranteStats
-from app.games.trente_et_quarante_view import table_view
+from app.games.trente_et_quarante_view import table_view, table_views
 from app.games.trente_et_quarante_window import apply_window, window_legal
 
 IDLE, BETTING, UN_APRES = "idle", "betting", "un_apres"
@@ -403,6 +404,9 @@ class TrenteEtQuarante(Game):
 
     def view(self, seat: int | None) -> View:
         return table_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, View]:
+        return table_views(self, seats)
 
     def snapshot(self) -> dict[str, Any]:
         return {

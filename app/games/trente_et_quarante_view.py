@@ -8,6 +8,7 @@ many cards are left. ``seats`` lists the seated players only; ``bettors`` lists 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import View, card_view, seat_account
@@ -132,3 +133,9 @@ def table_view(game: TrenteEtQuarante, seat: int | None) -> View:
             else max(0, game.house_available - game.house_exposure()),
         },
     }
+
+
+def table_views(game: TrenteEtQuarante, viewers: Iterable[int | None]) -> dict[int | None, View]:
+    """:func:`table_view` for several viewers: everybody sees the same table, built once."""
+    public = table_view(game, None)
+    return {viewer: dict(public) for viewer in viewers}

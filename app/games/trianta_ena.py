@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from app.games.base import (
@@ -66,7 +67,7 @@ from app.games.trianta_ena_round import (
     summary,
 )
 from app.games.trianta_ena_stats import TriantaEnaStats
-from app.games.trianta_ena_view import table_view
+from app.games.trianta_ena_view import table_view, table_views
 from app.games.values import ACE_RULES
 
 
@@ -512,6 +513,9 @@ class TriantaEna(Game):
 
     def view(self, seat: int | None) -> View:
         return table_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, View]:
+        return table_views(self, seats)
 
     # ----------------------------------------------------------------- persistence
 

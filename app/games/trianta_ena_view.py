@@ -9,6 +9,8 @@ face up. Nothing about the stock's order is shown, only how many cards it holds.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import View, card_view
@@ -22,21 +24,7 @@ if TYPE_CHECKING:
 def table_view(game: TriantaEna, viewer: int | None) -> View:
     """The table as ``viewer`` (a seat, or None for a spectator) may see it."""
     round_ = game.round
-    seats = []
-    for seat in game.seated:
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "place": game.bank.places[seat],
-            "stack": game.stack(seat),
-            "role": "banker" if seat == game.bank.banker else "player",
-            "hands": [],
-        }
-        if round_ is not None and seat == round_.banker:
-            entry["hands"] = [banker_hand_view(round_, game.ace_rule, game.natural_cards)]
-        elif round_ is not None and seat in round_.hands:
-            hand = round_.hands[seat]
-            entry["hands"] = [player_hand_view(hand, viewer, game.ace_rule, game.natural_cards)]
-        seats.append(entry)
+    seats = [seat_view(game, seat, viewer) for seat in game.seated]
     up_card = None
     if round_ is not None and round_.banker_cards:
         up_card = card_view(round_.banker_cards[0], up=True, visible=True)
@@ -57,6 +45,41 @@ def table_view(game: TriantaEna, viewer: int | None) -> View:
         "messages": list(round_.messages) if round_ is not None else [],
         "status": status(game),
     }
+
+
+def table_views(game: TriantaEna, viewers: Iterable[int | None]) -> dict[int | None, View]:
+    """:func:`table_view` for several viewers: the table as a spectator sees it is built
+    once; a viewer sees it too, but for their own seat (their face-down card and its value)."""
+    public = table_view(game, None)
+    seated = set(game.seated)
+    out: dict[int | None, View] = {}
+    for viewer in viewers:
+        view = dict(public)
+        if viewer in seated:
+            view["seats"] = [
+                seat_view(game, viewer, viewer) if entry["seat"] == viewer else entry
+                for entry in public["seats"]
+            ]
+        out[viewer] = view
+    return out
+
+
+def seat_view(game: TriantaEna, seat: int, viewer: int | None) -> dict[str, Any]:
+    """One seat as ``viewer`` sees it: only the viewer's own hand differs between viewers."""
+    round_ = game.round
+    entry: dict[str, Any] = {
+        "seat": seat,
+        "place": game.bank.places[seat],
+        "stack": game.stack(seat),
+        "role": "banker" if seat == game.bank.banker else "player",
+        "hands": [],
+    }
+    if round_ is not None and seat == round_.banker:
+        entry["hands"] = [banker_hand_view(round_, game.ace_rule, game.natural_cards)]
+    elif round_ is not None and seat in round_.hands:
+        hand = round_.hands[seat]
+        entry["hands"] = [player_hand_view(hand, viewer, game.ace_rule, game.natural_cards)]
+    return entry
 
 
 def status(game: TriantaEna) -> str:
@@ -93,8 +116,7 @@ def player_hand_view(
         "note": hand.note,
     }
     if sees_all:
-        out["value"] = _shown_value(hand.cards, ace_rule)
-        out["natural"] = is_natural(hand.cards, natural_cards)
+        out["value"], out["natural"] = _shown(tuple(hand.cards), ace_rule, natural_cards)
     return out
 
 
@@ -115,12 +137,15 @@ def banker_hand_view(round_: Round, ace_rule: str, natural_cards: str) -> dict[s
         "status": "banker",
     }
     if round_.hole_shown or len(round_.banker_cards) < 2:
-        out["value"] = _shown_value(round_.banker_cards, ace_rule)
-        out["natural"] = is_natural(round_.banker_cards, natural_cards)
+        out["value"], out["natural"] = _shown(tuple(round_.banker_cards), ace_rule, natural_cards)
     return out
 
 
-def _shown_value(cards: list[str], ace_rule: str) -> int:
-    """The value a hand shows: its best valuation, or its lowest total when bust."""
-    worth = value(cards, ace_rule)
-    return worth if worth is not None else lowest_total(cards, ace_rule)
+@functools.lru_cache(maxsize=8192)
+def _shown(cards: tuple[str, ...], ace_rule: str, natural_cards: str) -> tuple[int, bool]:
+    """What a shown hand says: its value (its best valuation, or its lowest total when
+    bust) and whether it is a natural. Remembered by cards: every viewer of every
+    broadcast of a hand shows the same hands (the profile's largest share of a view)."""
+    worth = value(list(cards), ace_rule)
+    shown = worth if worth is not None else lowest_total(list(cards), ace_rule)
+    return shown, is_natural(list(cards), natural_cards)

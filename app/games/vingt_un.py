@@ -30,6 +30,7 @@ The table's own decisions where RULES.md leaves room (see also ``vingt_un_table`
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from app.games.base import (
     TURN_SECONDS,
@@ -49,7 +50,7 @@ from app.games.vingt_un_bot import dealer_choice, double_choice, player_choice, 
 from app.games.vingt_un_hand import VINGT_UN, Hand, is_pair, outcome
 from app.games.vingt_un_stats import VingtUnStats
 from app.games.vingt_un_table import COVER, VingtUnTable
-from app.games.vingt_un_view import table_view
+from app.games.vingt_un_view import table_view, table_views
 
 
 class VingtUn(VingtUnTable):
@@ -441,6 +442,9 @@ class VingtUn(VingtUnTable):
 
     def view(self, seat: int | None) -> View:
         return table_view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, View]:
+        return table_views(self, seats)
 
     def status(self) -> str:
         """Whose decision the table waits for, in words."""

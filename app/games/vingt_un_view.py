@@ -7,6 +7,7 @@ but the holder (RULES.md §3 step 8: its first two cards are never shown).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import View, card_view
@@ -57,25 +58,48 @@ def _seat_state(game: VingtUn, seat: int, dealer: int | None) -> str:
     return "waiting"
 
 
+def seat_view(game: VingtUn, seat: int, dealer: int | None, viewer: int | None) -> dict[str, Any]:
+    """One seat as ``viewer`` sees it: only the viewer's own hands differ between viewers."""
+    hands: list[dict[str, Any]] = []
+    if seat == game.hand_dealer and game.dealer_hand is not None:
+        hands = [hand_view(game.dealer_hand, seat, viewer)]
+    elif seat in game.hands:
+        hands = [hand_view(hand, seat, viewer) for hand in game.hands[seat]]
+    return {
+        "seat": seat,
+        "stack": game.stack(seat),
+        "role": "dealer" if seat == dealer else "player",
+        "state": _seat_state(game, seat, dealer),
+        "hands": hands,
+    }
+
+
+def _dealer(game: VingtUn) -> int | None:
+    return game.hand_dealer if game.in_hand else game.next_dealer()
+
+
+def table_views(game: VingtUn, viewers: Iterable[int | None]) -> dict[int | None, View]:
+    """:func:`table_view` for several viewers: the table as a spectator sees it is built
+    once; a viewer sees it too, but for their own seat (their face-down cards and total)."""
+    public = table_view(game, None)
+    seated = set(game.seated)
+    dealer = _dealer(game)
+    out: dict[int | None, View] = {}
+    for viewer in viewers:
+        view = dict(public)
+        if viewer in seated:
+            view["seats"] = [
+                seat_view(game, viewer, dealer, viewer) if entry["seat"] == viewer else entry
+                for entry in public["seats"]
+            ]
+        out[viewer] = view
+    return out
+
+
 def table_view(game: VingtUn, viewer: int | None) -> View:
     """The table for the player in ``viewer`` (None: a spectator)."""
-    dealer = game.hand_dealer if game.in_hand else game.next_dealer()
-    seats = []
-    for seat in game.seated:
-        hands: list[dict[str, Any]] = []
-        if seat == game.hand_dealer and game.dealer_hand is not None:
-            hands = [hand_view(game.dealer_hand, seat, viewer)]
-        elif seat in game.hands:
-            hands = [hand_view(hand, seat, viewer) for hand in game.hands[seat]]
-        seats.append(
-            {
-                "seat": seat,
-                "stack": game.stack(seat),
-                "role": "dealer" if seat == dealer else "player",
-                "state": _seat_state(game, seat, dealer),
-                "hands": hands,
-            }
-        )
+    dealer = _dealer(game)
+    seats = [seat_view(game, seat, dealer, viewer) for seat in game.seated]
     staking = game.in_hand and game.phase == "staking"
     return {
         "phase": game.phase,

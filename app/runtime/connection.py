@@ -1,8 +1,10 @@
 """One client's socket as the table sees it: who it is, and a send queue that never blocks.
 
-The table actor puts encoded messages on the queue and moves on; a per-connection task
-writes them to the socket. A client too slow to keep up (its queue full) is closed with
-a reason rather than slowing its table down.
+The table actor puts encoded messages on the queue and moves on; a task writes them to the
+socket. That task exists only while there is something to write: it is started when a
+message is queued and ends when the queue is empty (most sockets are idle most of the time,
+and a task per socket would cost each of them a coroutine frame). A client too slow to keep
+up (its queue full) is closed with a reason rather than slowing its table down.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections import deque
 from typing import Protocol
 
 SEND_QUEUE_LIMIT = 256
@@ -45,30 +48,32 @@ class RateLimiter:
 
 
 class Connection:
-    """A connected client: its player (if any), its outgoing queue and its writer task."""
+    """A connected client: its player (if any), its outgoing queue and, while the queue holds
+    something, the task that writes it out."""
 
     def __init__(self, sink: Sink, player_id: str | None, name: str | None) -> None:
         self.id = next(_ids)
         self.sink = sink
         self.player_id = player_id
         self.name = name
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self.queue: deque[str] = deque()
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
         self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._pump(), name=f"conn-{self.id}")
+        self._sink_closed = False
 
     def send(self, text: str) -> None:
-        """Queue a message; a client whose queue is full is closed (too slow)."""
+        """Queue a message; a client whose queue is full is closed (too slow): what it has
+        not received yet is dropped and the close frame follows the message being sent."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.queue) >= SEND_QUEUE_LIMIT:
+            self.queue.clear()
             self.close(1008, "too slow to keep up with the table")
+            return
+        self.queue.append(text)
+        self._wake()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Close after the messages already queued have been sent."""
@@ -77,27 +82,32 @@ class Connection:
         self.closed = True
         self.close_code = code
         self.close_reason = reason
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            if self._task is not None:
-                self._task.cancel()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._task is None and not self._sink_closed:
+            self._task = asyncio.get_running_loop().create_task(
+                self._pump(), name=f"conn-{self.id}"
+            )
 
     async def _pump(self) -> None:
+        """Write out the queue, then the close frame once closed; end when nothing is left."""
         try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await self.sink.send_text(text)
+            queue = self.queue
+            while queue:
+                await self.sink.send_text(queue.popleft())
+            if self.closed:
+                self._sink_closed = True
+                await self.sink.close(self.close_code, self.close_reason)
         except Exception:
-            self.closed = True
-            return
-        try:
-            await self.sink.close(self.close_code, self.close_reason)
-        except Exception:
-            return
+            # the socket is gone: nothing more can go out
+            self.closed = self._sink_closed = True
+            self.queue.clear()
+        finally:
+            self._task = None
 
     async def wait_closed(self) -> None:
-        if self._task is not None:
-            await asyncio.gather(self._task, return_exceptions=True)
+        """Wait until what is queued, and the close frame once closed, has been written."""
+        task = self._task
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,6 +48,7 @@ from app.runtime.protocol import (
     Resync,
     Sit,
     TopUp,
+    encode,
 )
 from app.runtime.records import SeatInfo
 from app.runtime.writer import Writer
@@ -57,8 +58,19 @@ log = logging.getLogger("table31.table")
 REMEMBERED_ACT_IDS = 128
 
 
-def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+@dataclass(slots=True)
+class _Shared:
+    """What every recipient's state shares (:meth:`TableActor._shared`)."""
+
+    seat_by_player: dict[str, int]
+    seat_extras: dict[int, dict[str, Any]]
+    """Per occupied seat: ``player_id``, ``name``, ``bot``, ``connected``, ``leaving``."""
+    table_head: dict[str, Any]
+    """The view's ``table`` block up to ``message``; ``can_top_up`` is each viewer's own."""
+    spectators: int
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        return None if player_id is None else self.seat_by_player.get(player_id)
 
 
 class TableActor:
@@ -194,7 +206,7 @@ class TableActor:
     async def handle(self, conn: Connection, message: Message) -> None:
         """Apply one message from a client; errors go back to that client only."""
         if isinstance(message, Ping):
-            conn.send(_dumps({"type": "pong"}))
+            conn.send(encode({"type": "pong"}))
             return
         if isinstance(message, Sit):
             # A buy-in waits for the database: it must not hold the table's lock meanwhile.
@@ -202,7 +214,7 @@ class TableActor:
                 await self._sit(conn, message)
             except ProtocolError as err:
                 self.metrics.error(err.code)
-                conn.send(_dumps(err.to_message()))
+                conn.send(encode(err.to_message()))
             return
         started = time.perf_counter()
         async with self.lock:
@@ -222,7 +234,7 @@ class TableActor:
                     self._send_state(conn)
             except ProtocolError as err:
                 self.metrics.error(err.code)
-                conn.send(_dumps(err.to_message()))
+                conn.send(encode(err.to_message()))
 
     # ------------------------------------------------------------------ acts
 
@@ -232,7 +244,7 @@ class TableActor:
             raise ProtocolError(ErrorCode.NOT_SEATED, "sit down before you act", act.id)
         seen = self._accepted.setdefault(conn.player_id, OrderedDict())
         if act.id in seen:
-            conn.send(_dumps({"type": "ack", "id": act.id}))
+            conn.send(encode({"type": "ack", "id": act.id}))
             return
         if self.status == "paused":
             why = f": {self.pause_reason}" if self.pause_reason else ""
@@ -256,7 +268,7 @@ class TableActor:
         seen[act.id] = None
         if len(seen) > REMEMBERED_ACT_IDS:
             seen.popitem(last=False)
-        conn.send(_dumps({"type": "ack", "id": act.id}))
+        conn.send(encode({"type": "ack", "id": act.id}))
         self._apply(seat, act.action, by="player")
 
     def _apply(self, seat: int, action: Action, *, by: str) -> None:
@@ -582,18 +594,58 @@ class TableActor:
         self._arm_bots()
         self._arm_next_hand()
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        view = self.engine.view(seat)
+    def _shared(self) -> _Shared:
+        """What every viewer's state shares, built once per broadcast: who sits where, each
+        seat's name and flags, and the ``table`` block but ``can_top_up``."""
+        engine = self.engine
+        seat_by_player: dict[str, int] = {}
+        for seat, info in self.roster.items():
+            seat_by_player.setdefault(info.player_id, seat)  # as seat_of: the first seat
+        connected = {c.player_id for c in self.connections if not c.closed}
+        seat_extras = {
+            seat: {
+                "player_id": info.player_id,
+                "name": info.name,
+                "bot": info.is_bot,
+                "connected": info.is_bot or info.player_id in connected,
+                "leaving": seat in self._pending_leave,
+            }
+            for seat, info in self.roster.items()
+        }
+        low, high = engine.buy_in_limits(None)
+        table_seats, max_seats = engine.table_seats, engine.max_seats
+        table_head = {
+            "name": self.name,
+            "status": self.status,
+            "pause_reason": self.pause_reason,
+            "max_seats": max_seats,
+            "table_seats": table_seats,
+            "free_seats": [
+                s
+                for s in range(table_seats)
+                if s not in self.roster and _fits(engine.buy_in_limits(s))
+            ],
+            "standing_room": sum(1 for s in range(table_seats, max_seats) if s not in self.roster),
+            "buy_in": {"min": low, "max": high},
+            "over": engine.table_over,
+            "message": self.message,
+        }
+        spectators = sum(1 for c in self.connections if c.player_id not in seat_by_player)
+        return _Shared(seat_by_player, seat_extras, table_head, spectators)
+
+    def _view(self, shared: _Shared, seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+        """Complete the engine's view of ``seat`` with what the runtime adds (PROTOCOL.md,
+        "The view"): each seat's player, ``you``, ``legal``, the clock and the table."""
+        extras = shared.seat_extras
         # Trente et Quarante also lists its standing bettors, who are in no seat of the table.
-        for entry in [*view.get("seats", []), *view.get("bettors", [])]:
-            info = self.roster.get(entry.get("seat", -1))
-            if info is not None:
-                entry["player_id"] = info.player_id
-                entry["name"] = info.name
-                entry["bot"] = info.is_bot
-                entry["connected"] = info.is_bot or self.is_connected(info.player_id)
-                entry["leaving"] = entry["seat"] in self._pending_leave
-        low, high = self.engine.buy_in_limits(None)
+        for entries in (view.get("seats", ()), view.get("bettors", ())):
+            for entry in entries:
+                extra = extras.get(entry.get("seat", -1))
+                if extra is not None:
+                    entry.update(extra)
+        table = dict(shared.table_head)
+        table["can_top_up"] = seat is not None and self.engine.can_top_up(seat)
+        table["spectators"] = shared.spectators
         view.update(
             table_id=self.table_id,
             game=self.game_cls.id,
@@ -601,45 +653,32 @@ class TableActor:
             you=seat,
             legal=self.engine.legal_actions(seat) if seat is not None else [],
             deadline=self.deadline,
-            table={
-                "name": self.name,
-                "status": self.status,
-                "pause_reason": self.pause_reason,
-                "max_seats": self.engine.max_seats,
-                "table_seats": self.engine.table_seats,
-                "free_seats": [
-                    s
-                    for s in range(self.engine.table_seats)
-                    if s not in self.roster and _fits(self.engine.buy_in_limits(s))
-                ],
-                "standing_room": sum(
-                    1
-                    for s in range(self.engine.table_seats, self.engine.max_seats)
-                    if s not in self.roster
-                ),
-                "buy_in": {"min": low, "max": high},
-                "over": self.engine.table_over,
-                "message": self.message,
-                "can_top_up": seat is not None and self.engine.can_top_up(seat),
-                "spectators": sum(1 for c in self.connections if self.seat_of(c.player_id) is None),
-            },
+            table=table,
         )
         return view
 
-    def _state_message(self, seat: int | None) -> str:
-        self._sync_house()
-        return _dumps({"type": "state", "version": self.version, "view": self.view_for(seat)})
+    def _state_message(self, shared: _Shared, seat: int | None, view: dict[str, Any]) -> str:
+        view = self._view(shared, seat, view)
+        return encode({"type": "state", "version": self.version, "view": view})
 
     def _send_state(self, conn: Connection) -> None:
-        conn.send(self._state_message(self.seat_of(conn.player_id)))
+        self._sync_house()
+        shared = self._shared()
+        seat = shared.seat_of(conn.player_id)
+        conn.send(self._state_message(shared, seat, self.engine.view(seat)))
 
     def _broadcast(self) -> None:
-        cache: dict[int | None, str] = {}
-        for conn in list(self.connections):
-            seat = self.seat_of(conn.player_id)
-            if seat not in cache:
-                cache[seat] = self._state_message(seat)
-            conn.send(cache[seat])
+        """Send every connection its own state: what all share is built once, the engine's
+        views once per distinct seat (:meth:`Game.views`), each encoded once."""
+        if not self.connections:
+            return
+        self._sync_house()
+        shared = self._shared()
+        recipients = [(conn, shared.seat_of(conn.player_id)) for conn in self.connections]
+        views = self.engine.views(dict.fromkeys(seat for _, seat in recipients))
+        texts = {seat: self._state_message(shared, seat, view) for seat, view in views.items()}
+        for conn, seat in recipients:
+            conn.send(texts[seat])
 
     # ------------------------------------------------------------------ timers, bots, next hand
 
