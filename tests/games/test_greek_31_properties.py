@@ -209,7 +209,9 @@ def between_hands(game: Greek31, rng: random.Random, tracker: Tracker) -> None:
     if rng.random() < 0.05 and len(game.seated) > 2:
         seat = rng.choice(game.seated)
         assert game.can_leave(seat)
-        tracker.total -= game.leave(seat)
+        # leave only if two seats with chips remain, so that the table can still deal
+        if sum(1 for s in game.seated if s != seat and game.stack(s) > 0) >= 2:
+            tracker.total -= game.leave(seat)
     free = [s for s in range(game.max_seats) if f"seat:{s}" not in game.balances]
     if free and rng.random() < 0.05:
         stack = rng.randint(0, 300)
