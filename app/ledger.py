@@ -8,18 +8,36 @@ leave only by the host's take (``target`` null), so the audit holds at every com
 * every account's balance equals the entries into it minus the entries out of it.
 
 Balances never go negative: a debit is a guarded ``UPDATE … WHERE balance >= amount`` inside
-the caller's transaction, and the database's CHECK constraint backs it up.
+the caller's transaction (all the debits of one call in one statement, applied all or none),
+and the database's CHECK constraint backs it up.
+
+A call costs three statements whatever the number of accounts (the debits, the credits, the
+entries), run in one ``run_sync`` of the session: the writer settles a hand with a handful of
+statements (docs/performance.md, item 1).
 """
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    String,
+    Table,
+    bindparam,
+    case,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from app.db.models import Account, LedgerEntry, utcnow
 
@@ -73,17 +91,90 @@ class Movement:
     reason: str
 
 
+_ACCOUNTS = cast(Table, Account.__table__)
+_ENTRIES = cast(Table, LedgerEntry.__table__)
+_INSERT_ENTRIES = _ENTRIES.insert()
+
+
+def _dialect_insert(dialect: str) -> Any:
+    """The ``INSERT … ON CONFLICT`` construct of a dialect (both speak the same clause)."""
+    if dialect == "postgresql":
+        return postgresql.insert(_ACCOUNTS)
+    if dialect == "sqlite":
+        return sqlite.insert(_ACCOUNTS)
+    raise NotImplementedError(f"the ledger does not know the {dialect!r} database")
+
+
+@functools.cache
+def _create_missing(dialect: str) -> Any:
+    """``INSERT INTO accounts … ON CONFLICT (id) DO NOTHING``: no SELECT to find them first."""
+    return _dialect_insert(dialect).on_conflict_do_nothing(index_elements=[_ACCOUNTS.c.id])
+
+
+@functools.cache
+def _credit(dialect: str) -> Any:
+    """Add to accounts, creating those that do not exist yet, in one (executemany) statement:
+    ``INSERT … ON CONFLICT (id) DO UPDATE SET balance = accounts.balance + excluded.balance``."""
+    stmt = _dialect_insert(dialect)
+    return stmt.on_conflict_do_update(
+        index_elements=[_ACCOUNTS.c.id],
+        set_={"balance": _ACCOUNTS.c.balance + stmt.excluded.balance},
+    )
+
+
+@functools.cache
+def _debit(n: int) -> Any:
+    """Take chips from ``n`` accounts in ONE guarded statement, all or none: every account
+    is debited only if all ``n`` exist and each holds its amount (``balance >= amount``);
+    otherwise no row changes. Parameters ``i0…`` (account ids) and ``a0…`` (amounts)."""
+    ids = [bindparam(f"i{k}", type_=String) for k in range(n)]
+    amounts = [bindparam(f"a{k}", type_=BigInteger) for k in range(n)]
+    covered = _ACCOUNTS.alias("covered")
+    enough = (
+        select(func.count())
+        .select_from(covered)
+        .where(
+            covered.c.id.in_(ids),
+            covered.c.balance >= case(*zip(ids, amounts, strict=True), value=covered.c.id),
+        )
+        .scalar_subquery()
+    )
+    amount = case(*zip(ids, amounts, strict=True), value=_ACCOUNTS.c.id)
+    return (
+        update(_ACCOUNTS)
+        .where(_ACCOUNTS.c.id.in_(ids), enough == n)
+        .values(balance=_ACCOUNTS.c.balance - amount)
+    )
+
+
+def _account_row(account_id: str, balance: int) -> dict[str, Any]:
+    return {"id": account_id, "balance": balance, **_describe(account_id)}
+
+
 async def ensure_accounts(session: AsyncSession, account_ids: Iterable[str]) -> None:
     """Create any of these accounts that do not exist yet, with a zero balance."""
-    wanted = set(account_ids)
-    if not wanted:
-        return
-    existing = set((await session.scalars(select(Account.id).where(Account.id.in_(wanted)))).all())
-    missing = sorted(wanted - existing)
-    if missing:
-        await session.execute(
-            insert(Account), [{"id": a, "balance": 0, **_describe(a)} for a in missing]
-        )
+    wanted = sorted(set(account_ids))
+    if wanted:
+        await session.run_sync(_ensure_accounts, wanted)
+
+
+def _ensure_accounts(session: Session, wanted: list[str]) -> None:
+    conn = session.connection()
+    conn.execute(_create_missing(conn.dialect.name), [_account_row(a, 0) for a in wanted])
+
+
+def _netted(movements: Iterable[Movement]) -> tuple[list[Movement], dict[str, int]]:
+    """The movements that move something, checked, and each account's net change."""
+    moves = [m for m in movements if m.amount != 0]
+    net: dict[str, int] = defaultdict(int)
+    for m in moves:
+        if type(m.amount) is not int or m.amount < 0:
+            raise ValueError(f"a movement is a whole, positive number of chips: {m.amount!r}")
+        if m.source is not None:
+            net[m.source] -= m.amount
+        if m.target is not None:
+            net[m.target] += m.amount
+    return moves, net
 
 
 async def record(
@@ -96,38 +187,52 @@ async def record(
     """Write movements as ledger entries and apply them to balances, in the caller's
     transaction. Raises :class:`InsufficientFunds` (the caller rolls back) when any account
     would go negative; nothing is half-applied once the transaction is rolled back."""
-    moves = [m for m in movements if m.amount != 0]
-    if not moves:
-        return
-    net: dict[str, int] = defaultdict(int)
-    for m in moves:
-        if type(m.amount) is not int or m.amount < 0:
-            raise ValueError(f"a movement is a whole, positive number of chips: {m.amount!r}")
-        if m.source is not None:
-            net[m.source] -= m.amount
-        if m.target is not None:
-            net[m.target] += m.amount
-    await ensure_accounts(session, net)
-    # Debits first, each guarded so that no balance can go below zero.
-    for account_id, delta in sorted(net.items()):
-        if delta < 0:
-            result = await session.execute(
-                update(Account)
-                .where(Account.id == account_id, Account.balance >= -delta)
-                .values(balance=Account.balance + delta)
-            )
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise InsufficientFunds(account_id, -delta)
-    for account_id, delta in sorted(net.items()):
-        if delta > 0:
-            await session.execute(
-                update(Account)
-                .where(Account.id == account_id)
-                .values(balance=Account.balance + delta)
-            )
+    moves, net = _netted(movements)
+    if moves:
+        await session.run_sync(_write, moves, net, hand_id, table_id)
+
+
+def record_sync(
+    session: Session,
+    movements: Iterable[Movement],
+    *,
+    hand_id: str | None = None,
+    table_id: str | None = None,
+) -> None:
+    """:func:`record` for code already running inside ``AsyncSession.run_sync`` (one hand's
+    whole write is one such call: :func:`app.runtime.store.hand_finished`)."""
+    moves, net = _netted(movements)
+    if moves:
+        _write(session, moves, net, hand_id, table_id)
+
+
+def _write(
+    session: Session,
+    moves: list[Movement],
+    net: dict[str, int],
+    hand_id: str | None,
+    table_id: str | None,
+) -> None:
+    """Three statements whatever the number of accounts: the debits (guarded, all or none),
+    the credits (creating the accounts that are new, those netted to zero included) and the
+    entries."""
+    session.flush()  # what the caller added (a seat, a player) goes first, as autoflush did
+    conn = session.connection()
+    debits = sorted((a, -d) for a, d in net.items() if d < 0)
+    if debits:
+        params: dict[str, Any] = {}
+        for k, (account_id, amount) in enumerate(debits):
+            params[f"i{k}"] = account_id
+            params[f"a{k}"] = amount
+        result = conn.execute(_debit(len(debits)), params)
+        if result.rowcount != len(debits):
+            raise _shortfall(conn, debits)
+    credits = [_account_row(a, d) for a, d in sorted(net.items()) if d >= 0]
+    if credits:
+        conn.execute(_credit(conn.dialect.name), credits)
     now = utcnow()
-    await session.execute(
-        insert(LedgerEntry),
+    conn.execute(
+        _INSERT_ENTRIES,
         [
             {
                 "created_at": now,
@@ -141,6 +246,21 @@ async def record(
             for m in moves
         ],
     )
+
+
+def _shortfall(conn: Connection, debits: list[tuple[str, int]]) -> InsufficientFunds:
+    """The first account (in id order) that cannot pay: the debit statement changed nothing,
+    so the balances read now are the ones it was refused on."""
+    rows = conn.execute(
+        select(_ACCOUNTS.c.id, _ACCOUNTS.c.balance).where(
+            _ACCOUNTS.c.id.in_([a for a, _ in debits])
+        )
+    )
+    held = {a: int(b) for a, b in rows}
+    for account_id, amount in debits:
+        if held.get(account_id, 0) < amount:
+            return InsufficientFunds(account_id, amount)
+    return InsufficientFunds(*debits[0])  # pragma: no cover - changed under our feet
 
 
 async def transfer(

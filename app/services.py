@@ -35,7 +35,8 @@ class Services:
     def build(cls, settings: Settings, seeds: SeedSource = csprng_seed) -> Services:
         engine = make_engine(settings.database_url)
         sessionmaker = make_sessionmaker(engine)
-        writer = Writer(sessionmaker)
+        # the writer builds its own engine on its own thread; this one serves the reads
+        writer = Writer(settings.database_url)
         admin_token = settings.admin_token
         if not admin_token:
             admin_token = secrets.token_urlsafe(24)
@@ -58,7 +59,7 @@ class Services:
         )
 
     async def start(self) -> None:
-        self.writer.start()
+        self.writer.start()  # its thread, event loop and engine
         float_amount = self.settings.house_float
         self.lobby.house.balance = await self.writer.run(lambda s: open_house(s, float_amount))
         stored = await self.writer.run(lambda s: store.get_setting(s, "starting_bankroll"))
@@ -68,5 +69,5 @@ class Services:
 
     async def stop(self, reason: str = "The server is shutting down") -> None:
         await self.lobby.shutdown(reason)
-        await self.writer.close()
+        await self.writer.close()  # what is queued is written, then its thread ends
         await self.engine.dispose()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import event, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -221,6 +221,61 @@ async def test_movements_are_netted_within_one_batch(
         Movement("bets:t1:p0", "pot:t1", 30, "stake lost"),
     )
     assert await balances(maker) == {"stack:t1:p0": 0, "bets:t1:p0": 0, "pot:t1": 30}
+
+
+async def test_a_debit_from_an_account_that_does_not_exist_is_refused(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """The debits are one statement, applied all or none: a missing account among funded
+    ones is named, and nothing is created or moved."""
+    await move(maker, Movement(None, "bankroll:p0", 100, "grant"))
+    with pytest.raises(InsufficientFunds) as caught:
+        await move(
+            maker,
+            Movement("bankroll:p0", "pot:t1", 10, "fine"),
+            Movement("stack:t1:p1", "pot:t1", 5, "from nowhere"),
+        )
+    assert (caught.value.account, caught.value.amount) == ("stack:t1:p1", 5)
+    assert await balances(maker) == {"bankroll:p0": 100}
+
+
+async def test_a_record_costs_three_statements_whatever_its_size(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """Debits (one guarded statement), credits (one upsert, new accounts included) and the
+    entries: no SELECT first, no UPDATE per account (docs/performance.md, item 1)."""
+    await move(maker, *(Movement(None, f"bankroll:{p}", 1000, "grant") for p in PLAYERS))
+    statements: list[str] = []
+    engine = maker.kw["bind"]
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement.split()[0])
+
+    event.listen(engine.sync_engine, "before_cursor_execute", count)
+    try:
+        await move(
+            maker,
+            *(Movement(f"bankroll:{p}", f"stack:t1:{p}", 100, "buy-in") for p in PLAYERS),
+            Movement("stack:t1:p0", "pot:t1", 30, "stake"),
+            Movement("stack:t1:p1", "pot:t1", 30, "stake"),
+            Movement("pot:t1", "stack:t1:p2", 60, "won"),
+            table_id="t1",
+        )
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", count)
+    assert [s for s in statements if s not in ("BEGIN", "COMMIT")] == [
+        "UPDATE",
+        "INSERT",
+        "INSERT",
+    ]
+    assert await balances(maker) == {
+        **{f"bankroll:{p}": 900 for p in PLAYERS},
+        "stack:t1:p0": 70,
+        "stack:t1:p1": 70,
+        "stack:t1:p2": 160,
+        "pot:t1": 0,
+    }
+    assert (await audit(maker))["balanced"] is True
 
 
 async def test_the_database_refuses_a_negative_balance_itself(

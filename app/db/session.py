@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -13,10 +14,21 @@ from sqlalchemy.ext.asyncio import (
 )
 
 
+def json_dumps(value: Any) -> str:
+    """JSON columns (a hand's record, a table's state) are written with orjson: ~10x faster
+    than ``json.dumps`` on a record; integer keys become strings as ``json.dumps`` makes
+    them. Read back with the standard ``json.loads``."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str) -> AsyncEngine:
-    """An async engine; SQLite gets WAL, foreign keys and a busy timeout on every connection."""
+    """An async engine; SQLite gets WAL, foreign keys and a busy timeout on every connection.
+
+    Two engines on the same SQLite file work together (the writer's thread has its own,
+    app/runtime/writer.py): WAL lets the other engine read while one writes, and a writer
+    that finds the file locked waits up to 30 s (``busy_timeout``) instead of failing."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=json_dumps)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -28,7 +40,9 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    return create_async_engine(
+        url, pool_size=10, max_overflow=10, pool_pre_ping=True, json_serializer=json_dumps
+    )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -1,4 +1,4 @@
-"""The persistence queue: every write runs here, in order.
+"""The persistence queue: every write runs here, in order, off the server's event loop.
 
 Table actors never wait on the database to apply an action (issue 9: a slow database
 delays settlement records, not play). They hand a job (an async function of a session) to
@@ -8,16 +8,32 @@ together are written in one transaction, each in a savepoint of its own, so a bu
 settles many hands per commit and one failing job never takes the others with it.
 Callers that need the answer (a buy-in checks the bankroll) await the job's future; the
 others let it run.
+
+The writer runs on a thread of its own, with its own event loop and its own engine (same
+database URL; the server's engine stays on the main loop for reads). The main loop only
+appends a job to a queue; the statements, the driver's round trips and the commits happen
+on the writer's loop, so they neither wait behind thousands of socket callbacks nor delay
+them (docs/performance.md, item 1). A job's future belongs to the caller's loop and is
+resolved there (``loop.call_soon_threadsafe``). Jobs must therefore use only the session
+they are given and plain data: not the caller's session, ORM objects still attached to it,
+or anything bound to the caller's loop. Their results may be ORM objects: sessions do not
+expire them on commit (app/db/session.py), so they stay readable once detached.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
+import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.session import make_engine, make_sessionmaker
 
 log = logging.getLogger("table31.writer")
 
@@ -25,28 +41,75 @@ T = TypeVar("T")
 BATCH_LIMIT = 64
 """Jobs written in one transaction when they are queued together (under load)."""
 Job = Callable[[AsyncSession], Awaitable[Any]]
+Item = tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop]
+Outcome = tuple[asyncio.Future[Any], bool, Any]
+_STOP = object()
+"""Queued by :meth:`Writer.close`: the jobs before it run, then the thread ends."""
 
 
 class Writer:
-    """Runs database jobs one after another, each in one transaction."""
+    """Runs database jobs one after another on its own thread, batched in transactions."""
 
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-        self.sessionmaker = sessionmaker
-        self._queue: asyncio.Queue[tuple[Job, asyncio.Future[Any]] | None] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+    def __init__(
+        self,
+        database: str | URL | async_sessionmaker[AsyncSession],
+        *,
+        batch_limit: int = BATCH_LIMIT,
+    ) -> None:
+        """``database``: the URL (or a sessionmaker bound to an engine on it, whose URL is
+        used); the writer builds its own engine on its thread when started."""
+        url: str | URL = (
+            database.kw["bind"].url if isinstance(database, async_sessionmaker) else database
+        )
+        self.url: str = url.render_as_string(hide_password=False) if isinstance(url, URL) else url
+        self.batch_limit = batch_limit
+        self._queue: collections.deque[Item | object] = collections.deque()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the writer's own
+        self._wake: asyncio.Event | None = None
+        self._idle = False  # the writer waits for a job (a submit must wake it)
+        self._stopping = False
+        self._finished = False
+        self._closers: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._in_flight = 0
         self.failures = 0
+        self.batches = 0
+        """Transactions written (each holds 1 to ``batch_limit`` jobs)."""
+
+    # ------------------------------------------------------------------ the caller's side
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="table31-writer")
+        """Start the thread (its loop and engine); jobs submitted before run first."""
+        if self._thread is not None:
+            return
+        self._stopping = self._finished = False
+        ready = threading.Event()
+        errors: list[BaseException] = []
+        thread = threading.Thread(
+            target=self._thread_main, args=(ready, errors), name="table31-writer", daemon=True
+        )
+        self._thread = thread
+        thread.start()
+        ready.wait()  # the engine is built (no connection yet): a few milliseconds
+        if errors:
+            thread.join()
+            self._thread = None
+            raise errors[0]
 
     def submit(self, job: Callable[[AsyncSession], Awaitable[T]]) -> asyncio.Future[T]:
-        """Queue a job; the returned future holds its result (or its exception)."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        if self._task is not None and self._task.done():
+        """Queue a job; the returned future (of the caller's loop) holds its result (or its
+        exception)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        if self._stopping:
             future.set_exception(RuntimeError("the database writer has stopped"))
             return future
-        self._queue.put_nowait((job, future))
+        self._queue.append((job, future, loop))
+        if self._finished:  # its thread ended meanwhile: nobody will take the job
+            self._fail_queued()
+        else:
+            self._notify()
         return future
 
     async def run(self, job: Callable[[AsyncSession], Awaitable[T]]) -> T:
@@ -59,65 +122,180 @@ class Writer:
 
     @property
     def pending(self) -> int:
-        return self._queue.qsize()
+        """Jobs queued or being written."""
+        return len(self._queue) + self._in_flight
 
     async def close(self) -> None:
-        """Run what is queued, then stop."""
-        if self._task is None:
+        """Run what is queued, then stop the thread and dispose of its engine."""
+        thread = self._thread
+        if thread is None:
+            self._fail_queued()  # never started: nobody will run them
             return
-        self._queue.put_nowait(None)
-        await self._task
-        self._task = None
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._stopping = True  # from now on submit refuses
+            wait = not self._finished
+            if wait:
+                self._closers.append((asyncio.get_running_loop(), done))
+                self._queue.append(_STOP)
+        if wait:
+            self._notify(force=True)
+            await done
+        thread.join()  # it has finished its work: this returns at once
+        self._thread = None
 
-    async def _run(self) -> None:
+    def _notify(self, *, force: bool = False) -> None:
+        """Wake the writer if it waits for work (one cross-thread call per idle period, not
+        one per job)."""
+        loop, wake = self._loop, self._wake
+        if not (self._idle or force) or loop is None or wake is None:
+            return
+        self._idle = False
+        with contextlib.suppress(RuntimeError):  # its loop has just closed: it is ending
+            loop.call_soon_threadsafe(wake.set)
+
+    def _fail_queued(self) -> None:
+        """Fail every job still queued (the writer is gone or never started)."""
+        outcomes: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
         while True:
-            item = await self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            stop = False
-            while len(batch) < BATCH_LIMIT and not self._queue.empty():
-                more = self._queue.get_nowait()
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
             try:
-                await self._run_batch(batch)
-            except Exception:  # never let one batch stop the writer: callers would wait forever
-                log.exception("database batch failed")
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(RuntimeError("the database batch failed"))
-            if stop:
-                return
+                item = self._queue.popleft()
+            except IndexError:
+                break
+            if item is _STOP:
+                continue
+            _, future, loop = cast(Item, item)
+            error = RuntimeError("the database writer has stopped")
+            outcomes.setdefault(loop, []).append((future, False, error))
+        _deliver(outcomes)
 
-    async def _run_batch(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
+    # ------------------------------------------------------------------ the writer's thread
+
+    def _thread_main(self, ready: threading.Event, errors: list[BaseException]) -> None:
+        try:
+            loop = asyncio.new_event_loop()
+            try:
+                loop.run_until_complete(self._serve(ready, errors))
+                loop.run_until_complete(loop.shutdown_asyncgens())
+            finally:
+                self._loop = None
+                loop.close()
+        except BaseException as exc:  # pragma: no cover - the loop itself failed
+            log.exception("the database writer stopped")
+            if not ready.is_set():
+                errors.append(exc)
+        finally:
+            ready.set()
+            with self._lock:
+                self._stopping = self._finished = True
+                closers, self._closers = self._closers, []
+            self._fail_queued()
+            for caller, done in closers:
+                with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                    caller.call_soon_threadsafe(_set_done, done)
+
+    async def _serve(self, ready: threading.Event, errors: list[BaseException]) -> None:
+        try:
+            engine = make_engine(self.url)
+            sessionmaker = make_sessionmaker(engine)
+            wake = self._wake = asyncio.Event()
+            self._loop = asyncio.get_running_loop()
+        except Exception as exc:  # a bad URL: start() raises it
+            errors.append(exc)
+            return
+        finally:
+            ready.set()
+        try:
+            while True:
+                batch, stop = self._take()
+                if batch:
+                    await self._run_batch(sessionmaker, batch)
+                if stop:
+                    return
+                if batch:
+                    continue
+                self._idle = True
+                if self._queue:  # queued between the take and the flag: no wake-up came
+                    self._idle = False
+                    continue
+                await wake.wait()
+                wake.clear()
+        finally:
+            await engine.dispose()
+
+    def _take(self) -> tuple[list[Item], bool]:
+        """Up to ``batch_limit`` queued jobs, and whether the stop came after them."""
+        batch: list[Item] = []
+        while len(batch) < self.batch_limit:
+            try:
+                item = self._queue.popleft()
+            except IndexError:
+                break
+            if item is _STOP:
+                return batch, True
+            batch.append(cast(Item, item))
+        return batch, False
+
+    async def _run_batch(
+        self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
+    ) -> None:
         """Run queued jobs in ONE transaction, each inside a savepoint of its own: a job that
         fails rolls back alone (its caller gets the exception); the others commit together.
-        Results are handed out only once the commit has succeeded."""
-        outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        Results are handed out only once the commit has succeeded. Never raises: a batch
+        that fails must not stop the writer (callers would wait forever)."""
+        self._in_flight = len(batch)
+        outcomes: list[tuple[asyncio.AbstractEventLoop, Outcome]] = []
         try:
-            async with self.sessionmaker() as session, session.begin():
-                for job, future in batch:
-                    try:
-                        async with session.begin_nested():
-                            outcomes.append((future, True, await job(session)))
-                    except (Exception, asyncio.CancelledError) as exc:
-                        # a job's own cancellation fails that job alone, not the writer
-                        outcomes.append((future, False, exc))
-        except Exception as exc:  # the commit itself failed: nothing of the batch happened
-            outcomes = [(future, False, exc) for _, future in batch]
-        for future, ok, value in outcomes:
-            if future.done():
-                continue
-            if ok:
-                future.set_result(value)
-                continue
-            self.failures += 1
-            future.set_exception(value)
-            # Retrieve it so an unawaited job's failure is logged, not lost.
-            future.add_done_callback(_log_failure)
+            try:
+                async with sessionmaker() as session, session.begin():
+                    for job, future, loop in batch:
+                        try:
+                            async with session.begin_nested():
+                                outcomes.append((loop, (future, True, await job(session))))
+                        except (Exception, asyncio.CancelledError) as exc:
+                            # a job's own cancellation fails that job alone, not the writer
+                            outcomes.append((loop, (future, False, exc)))
+            except Exception as exc:  # the commit itself failed: nothing of the batch happened
+                outcomes = [(loop, (future, False, exc)) for _, future, loop in batch]
+        except BaseException:  # pragma: no cover - never let one batch stop the writer
+            log.exception("database batch failed")
+            error = RuntimeError("the database batch failed")
+            outcomes = [(loop, (future, False, error)) for _, future, loop in batch]
+        self.batches += 1
+        by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
+        for loop, outcome in outcomes:
+            if not outcome[1]:
+                self.failures += 1
+            by_loop.setdefault(loop, []).append(outcome)
+        self._in_flight = 0
+        _deliver(by_loop)
+
+
+def _deliver(outcomes: dict[asyncio.AbstractEventLoop, list[Outcome]]) -> None:
+    """Resolve futures on their own loops: one cross-thread call per loop and batch."""
+    for loop, items in outcomes.items():
+        try:
+            loop.call_soon_threadsafe(_settle, items)
+        except RuntimeError:  # the caller's loop is closed: nobody waits for these
+            log.warning("%d database results dropped: their event loop is closed", len(items))
+
+
+def _settle(items: list[Outcome]) -> None:
+    """On the caller's loop: hand each job's result or exception to its future."""
+    for future, ok, value in items:
+        if future.done():  # the caller gave up (cancelled)
+            continue
+        if ok:
+            future.set_result(value)
+            continue
+        future.set_exception(value)
+        # Retrieve it so an unawaited job's failure is logged, not lost.
+        future.add_done_callback(_log_failure)
+
+
+def _set_done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 async def _nothing(_session: AsyncSession) -> None:

@@ -83,7 +83,8 @@ class RecoverIn(BaseModel):
 async def make_recovery_code(player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
     """A personal recovery code and link: open the link on another device to be the same
     player there. Making a new one retires the old one."""
-    code = await services.writer.run(lambda s: store.new_recovery_code(s, player.id))
+    player_id = player.id  # plain data for the writer's thread, not the request's ORM object
+    code = await services.writer.run(lambda s: store.new_recovery_code(s, player_id))
     return {"code": code, "link": f"/recover?code={code}"}
 
 
