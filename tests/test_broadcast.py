@@ -261,12 +261,11 @@ async def play_table(game_id: str, seed: int, steps: int) -> Checker:
         elif roll < 0.95:
             actor.message = rng.choice([None, "Welcome", f"Hello {text[2]}"])
             actor._changed()
-        elif (
-            roll < 0.97
-            and actor._before is not None
-            and actor._before[2] == actor.roster  # (a void after a leave mid-hand: not here)
-        ):
+        elif roll < 0.97 and actor._before is not None:
             actor._void_hand("the hand is void")
+            # a seat at the table when the hand began stood up only once it ended, so the
+            # table put back holds exactly the players seated (none of them left mid-hand)
+            assert set(actor.engine.seated) == set(actor.roster)
             actor._changed()
         elif actor.house is not None:
             actor.house.balance = rng.choice([0, 30, 500, 10**6])

@@ -397,7 +397,7 @@ class TableActor:
             if seat not in self.roster:
                 self._pending_leave.discard(seat)
                 continue
-            if not self.engine.can_leave(seat):
+            if not self.engine.can_leave(seat) or self._in_open_hand(seat):
                 continue
             self.engine.leave(seat)
             self._note_roster(seat, "leave")
@@ -408,6 +408,13 @@ class TableActor:
                     store.leave, table_id=self.table_id, seat=seat, player_id=info.player_id
                 )
             )
+
+    def _in_open_hand(self, seat: int) -> bool:
+        """A seat that was at the table when the hand in play began stands up when it ends,
+        even where the rules would let it go sooner (a Trente et Quarante punter without a
+        stake in the coup): were the hand voided, the table goes back to how it was when the
+        hand began (RULES.md §0, "A hand"), and that seat with it."""
+        return self._before is not None and f"seat:{seat}" in self._before[1]
 
     async def _top_up(self, conn: Connection, top_up: TopUp) -> None:
         from app.ledger import InsufficientFunds
