@@ -91,6 +91,7 @@ async def test_jobs_run_in_order_on_the_writers_thread_and_loop(
     assert [t.ident for t in writer_threads()] == [where[0]]
     # queued together, they shared transactions (at most BATCH_LIMIT jobs each)
     assert writer.batches < 200
+    assert writer.rewritten == 0  # no job failed: each batch written once, straight
     assert (await settings(reader))["last"] == 199
 
 
@@ -134,7 +135,7 @@ async def test_a_failing_job_fails_alone_in_its_batch(
 
     held = writer.submit(hold)
     assert await asyncio.to_thread(started.wait, 5)
-    batches = writer.batches
+    batches, rewritten = writer.batches, writer.rewritten
     futures = [
         writer.submit(put("a", 1)),
         writer.submit(duplicate),
@@ -149,6 +150,7 @@ async def test_a_failing_job_fails_alone_in_its_batch(
     assert isinstance(results[3], RuntimeError)
     assert all(isinstance(r, tuple) for r in results[::2])
     assert writer.batches == batches + 2  # the hold's, then the five in ONE transaction
+    assert writer.rewritten == rewritten + 1  # tried straight, then job by job in savepoints
     assert await settings(reader) == {"a": 1, "b": 2, "c": 3}
     # and the writer goes on
     await writer.run(put("d", 4))

@@ -4,8 +4,9 @@ Table actors never wait on the database to apply an action (issue 9: a slow data
 delays settlement records, not play). They hand a job (an async function of a session) to
 the writer; the writer runs the jobs in submission order, so a hand's record always lands
 after the seat it was played from and before the leave that follows it. Jobs queued
-together are written in one transaction, each in a savepoint of its own, so a busy server
-settles many hands per commit and one failing job never takes the others with it.
+together are written in one transaction, so a busy server settles many hands per commit;
+should one fail, the batch is written again with each job in a savepoint of its own, so
+one failing job never takes the others with it.
 Callers that need the answer (a buy-in checks the bankroll) await the job's future; the
 others let it run.
 
@@ -75,6 +76,8 @@ class Writer:
         self._in_flight = 0
         self.failures = 0
         self.batches = 0
+        self.rewritten = 0
+        """Batches written again job by job, in savepoints, because one of their jobs failed."""
         """Transactions written (each holds 1 to ``batch_limit`` jobs)."""
 
     # ------------------------------------------------------------------ the caller's side
@@ -239,24 +242,21 @@ class Writer:
     async def _run_batch(
         self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
     ) -> None:
-        """Run queued jobs in ONE transaction, each inside a savepoint of its own: a job that
-        fails rolls back alone (its caller gets the exception); the others commit together.
-        Results are handed out only once the commit has succeeded. Never raises: a batch
-        that fails must not stop the writer (callers would wait forever)."""
+        """Run queued jobs in ONE transaction. Results are handed out only once the commit
+        has succeeded. Never raises: a batch that fails must not stop the writer (callers
+        would wait forever).
+
+        Optimistic first: the jobs run straight, with no savepoint (a savepoint per job
+        doubles a hand's cost on SQLite, docs/performance.md). Should any job fail, that
+        transaction rolls back whole (nothing of it happened) and the batch runs again with
+        each job in a savepoint of its own, so the failing job fails alone and the others
+        commit together. Jobs only touch their session, so running one again is safe."""
         self._in_flight = len(batch)
-        outcomes: list[tuple[asyncio.AbstractEventLoop, Outcome]] = []
         try:
-            try:
-                async with sessionmaker() as session, session.begin():
-                    for job, future, loop in batch:
-                        try:
-                            async with session.begin_nested():
-                                outcomes.append((loop, (future, True, await job(session))))
-                        except (Exception, asyncio.CancelledError) as exc:
-                            # a job's own cancellation fails that job alone, not the writer
-                            outcomes.append((loop, (future, False, exc)))
-            except Exception as exc:  # the commit itself failed: nothing of the batch happened
-                outcomes = [(loop, (future, False, exc)) for _, future, loop in batch]
+            outcomes = await self._straight(sessionmaker, batch)
+            if outcomes is None:
+                self.rewritten += 1
+                outcomes = await self._each_in_a_savepoint(sessionmaker, batch)
         except BaseException:  # pragma: no cover - never let one batch stop the writer
             log.exception("database batch failed")
             error = RuntimeError("the database batch failed")
@@ -269,6 +269,41 @@ class Writer:
             by_loop.setdefault(loop, []).append(outcome)
         self._in_flight = 0
         _deliver(by_loop)
+
+    async def _straight(
+        self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
+    ) -> list[tuple[asyncio.AbstractEventLoop, Outcome]] | None:
+        """Every job in one plain transaction; None if any job (or the commit) failed and
+        the batch has more than one job (it is then run again, job by job)."""
+        outcomes: list[tuple[asyncio.AbstractEventLoop, Outcome]] = []
+        try:
+            async with sessionmaker() as session, session.begin():
+                for job, future, loop in batch:
+                    outcomes.append((loop, (future, True, await job(session))))
+        except (Exception, asyncio.CancelledError) as exc:
+            # a job's own cancellation fails that job alone, not the writer
+            if len(batch) > 1:
+                return None
+            (_, future, loop) = batch[0]
+            return [(loop, (future, False, exc))]
+        return outcomes
+
+    async def _each_in_a_savepoint(
+        self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
+    ) -> list[tuple[asyncio.AbstractEventLoop, Outcome]]:
+        """Each job in a savepoint: a job that fails rolls back alone."""
+        outcomes: list[tuple[asyncio.AbstractEventLoop, Outcome]] = []
+        try:
+            async with sessionmaker() as session, session.begin():
+                for job, future, loop in batch:
+                    try:
+                        async with session.begin_nested():
+                            outcomes.append((loop, (future, True, await job(session))))
+                    except (Exception, asyncio.CancelledError) as exc:
+                        outcomes.append((loop, (future, False, exc)))
+        except Exception as exc:  # the commit itself failed: nothing of the batch happened
+            outcomes = [(loop, (future, False, exc)) for _, future, loop in batch]
+        return outcomes
 
 
 def _deliver(outcomes: dict[asyncio.AbstractEventLoop, list[Outcome]]) -> None:
