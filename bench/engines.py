@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from app.runtime.protocol import encode
 from bench.common import format_table, machine_info, migrate
 
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/bench"
@@ -100,10 +101,11 @@ def _play_hand(game: Any, rng: random.Random, views: bool) -> int:
         game.apply(seat, action)
         steps += 1
         if views:
-            for viewer in game.seated:
-                view = game.view(viewer)
+            # as a broadcast does: the engine's views for every seat at once, then each
+            # seat's legal actions, encoded (app/runtime/table.py, TableActor._broadcast)
+            for viewer, view in game.views(game.seated).items():
                 view["legal"] = game.legal_actions(viewer)
-                json.dumps({"type": "state", "version": steps, "view": view}, separators=(",", ":"))
+                encode({"type": "state", "version": steps, "view": view})
         if steps > 10_000:
             raise RuntimeError(f"{game.id}: hand did not end")
 
