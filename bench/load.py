@@ -732,6 +732,10 @@ def server_gauges(port: int) -> dict[str, float]:
         "table31_writer_pending": "writer_pending",
         "table31_gc_pause_longest_seconds": "gc_pause_longest_s",
     }
+    for generation in (1, 2):
+        label = f'{{generation="{generation}"}}'
+        wanted[f"table31_gc_pause_seconds_count{label}"] = f"gc{generation}_count"
+        wanted[f"table31_gc_pause_seconds_sum{label}"] = f"gc{generation}_s"
     found: dict[str, float] = {}
     try:
         with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as response:
@@ -888,6 +892,7 @@ class Target:
             pipe.send({"go": go, "t0": t0, "t1": t1, "grace": 1.0})
         time.sleep(max(0.0, t0 - time.monotonic()))
         cpu_a, (busy_a, total_a) = cpu_seconds(self.server.pid), machine_cpu()
+        gauges_a = server_gauges(self.server.port) if self.kind == "project" else {}
         hands_a, _ = counter.read()
         spy = profile_server(self.server.pid, args.seconds, profile) if profile else None
         time.sleep(max(0.0, t1 - time.monotonic()))
@@ -907,6 +912,12 @@ class Target:
             "lag": round(wall_b - newest, 2) if newest else None,
             "writer_pending": int(pending) if pending is not None else None,
             "gc_pause_longest_s": gauges.get("gc_pause_longest_s"),
+            # collections during the window: how many, and how long they stopped the loop
+            **{
+                key: round(gauges[key] - gauges_a[key], 4)
+                for key in ("gc1_count", "gc1_s", "gc2_count", "gc2_s")
+                if key in gauges and key in gauges_a
+            },
         }
         if spy is not None:
             spy.wait(120)
@@ -1014,6 +1025,14 @@ class Target:
                     ),
                     default=None,
                 ),
+                "full_gcs": sum(int(w.get("gc2_count", 0)) for w in windows)
+                if any("gc2_count" in w for w in windows)
+                else None,
+                "gc_ms_per_s": round(
+                    sum(w.get("gc1_s", 0) + w.get("gc2_s", 0) for w in windows) * 1000 / seconds, 1
+                )
+                if any("gc2_s" in w for w in windows)
+                else None,
                 "sits": totals["sits"],
                 "leaves": totals["leaves"],
                 "errors": dict(errors),
@@ -1134,6 +1153,8 @@ COLUMNS = [
     ("settlement_lag_s", "lag s"),
     ("writer_pending", "queued jobs"),
     ("gc_pause_longest_ms", "gc max ms"),
+    ("full_gcs", "full gcs"),
+    ("gc_ms_per_s", "gc ms/s"),
 ]
 
 

@@ -67,17 +67,22 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
     token = (
         websocket.query_params.get("token") or bearer(websocket) or websocket.cookies.get(COOKIE)
     )
-    player = None
+    # only the id and the name stay for the socket's life (not the ORM object and its state)
+    player_id: str | None = None
+    name: str | None = None
     if token:
         async with services.sessionmaker() as session:
             player = await store.player_by_token(session, token)
-        if player is None:
+            if player is not None:
+                player_id, name = player.id, player.name
+            del player
+        if player_id is None:
             metrics.rejected["unauthorized"] += 1
             await refuse(
                 websocket, ErrorCode.UNAUTHORIZED, "that token is not valid; sign in again", 1008
             )
             return
-    if not table.may_enter(player.id if player else None, websocket.query_params.get("invite")):
+    if not table.may_enter(player_id, websocket.query_params.get("invite")):
         metrics.rejected["private_table"] += 1
         await refuse(
             websocket,
@@ -86,7 +91,7 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
             4404,
         )
         return
-    conn = Connection(websocket, player.id if player else None, player.name if player else None)
+    conn = Connection(websocket, player_id, name)
     limiter = RateLimiter(settings.messages_per_second, settings.message_burst)
     await table.connect(conn)
     try:

@@ -14,10 +14,26 @@ from sqlalchemy.ext.asyncio import (
 )
 
 
+class EncodedJSON(str):
+    """A value already encoded as JSON text, written to a JSON column as it is.
+
+    A finished hand waits in the writer's queue as one string instead of the thousands of
+    dicts and lists of its record: less for the garbage collector to walk while it waits
+    (docs/performance.md, item 6)."""
+
+
+def encode_json(value: Any) -> EncodedJSON:
+    """``value`` encoded now, for a JSON column later (see :class:`EncodedJSON`)."""
+    return EncodedJSON(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
 def json_dumps(value: Any) -> str:
     """JSON columns (a hand's record, a table's state) are written with orjson: ~10x faster
     than ``json.dumps`` on a record; integer keys become strings as ``json.dumps`` makes
-    them. Read back with the standard ``json.loads``."""
+    them. Read back with the standard ``json.loads``. Text already encoded
+    (:class:`EncodedJSON`) goes as it is."""
+    if isinstance(value, EncodedJSON):
+        return str(value)
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 

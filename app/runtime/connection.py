@@ -28,6 +28,8 @@ class Sink(Protocol):
 class RateLimiter:
     """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
 
+    __slots__ = ("burst", "rate", "refused", "stamp", "tokens")
+
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = float(burst)

@@ -31,6 +31,7 @@ from app.db.models import (
     Shoe,
     utcnow,
 )
+from app.db.session import EncodedJSON
 from app.ledger import Movement
 
 
@@ -350,12 +351,12 @@ class FinishedHand:
     started_at: datetime
     ended_at: datetime
     movements: list[Movement]
-    record: dict[str, Any]
+    record: EncodedJSON  # encoded when the hand ends: one string, not thousands of objects
     players: dict[str, tuple[int, int]]  # player_id -> (seat, net)
     staked: int
     new_shoes: list[dict[str, Any]]
     retired_commits: list[str]
-    table_state: dict[str, Any]
+    table_state: EncodedJSON
     void: bool = False
 
 

@@ -22,7 +22,6 @@ import functools
 import logging
 import random
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +29,7 @@ from typing import Any
 
 from app.core.config import Settings
 from app.core.security import same_secret
+from app.db.session import encode_json
 from app.games.base import Action, CompletedHand, Game, RuleError, action_fits, param_fits
 from app.games.cards import SeedSource, csprng_seed
 from app.ledger import record as ledger_record
@@ -55,7 +55,7 @@ from app.runtime.writer import Writer
 
 log = logging.getLogger("table31.table")
 
-REMEMBERED_ACT_IDS = 128
+REMEMBERED_ACT_IDS = 32
 
 
 @dataclass(slots=True)
@@ -132,7 +132,7 @@ class TableActor:
         self._pending_leave: set[int] = set()
         self._reserved: dict[int, str] = {}
         """Seats held for a player whose buy-in the database is moving."""
-        self._accepted: dict[str, OrderedDict[str, None]] = {}
+        self._accepted: dict[str, dict[str, None]] = {}
         self.message: str | None = None
         self._state_dirty = False
 
@@ -242,7 +242,7 @@ class TableActor:
         seat = self.seat_of(conn.player_id)
         if seat is None or conn.player_id is None:
             raise ProtocolError(ErrorCode.NOT_SEATED, "sit down before you act", act.id)
-        seen = self._accepted.setdefault(conn.player_id, OrderedDict())
+        seen = self._accepted.setdefault(conn.player_id, {})
         if act.id in seen:
             conn.send(encode({"type": "ack", "id": act.id}))
             return
@@ -267,7 +267,7 @@ class TableActor:
             raise ProtocolError(ErrorCode.ILLEGAL_ACTION, _explain(act.action, templates), act.id)
         seen[act.id] = None
         if len(seen) > REMEMBERED_ACT_IDS:
-            seen.popitem(last=False)
+            del seen[next(iter(seen))]  # the oldest (dicts keep insertion order)
         conn.send(encode({"type": "ack", "id": act.id}))
         self._apply(seat, act.action, by="player")
 
@@ -517,7 +517,7 @@ class TableActor:
             started_at=self._hand_started or ended,
             ended_at=ended,
             movements=records.movements(done.transfers, self.table_id, roster),
-            record=record,
+            record=encode_json(record),
             players={
                 info.player_id: (seat, net.get(seat, 0))
                 for seat, info in roster.items()
@@ -529,7 +529,7 @@ class TableActor:
                 for s in done.new_shuffles
             ],
             retired_commits=[s.commit for s in done.retired_shuffles],
-            table_state=self.engine.snapshot(),
+            table_state=encode_json(self.engine.snapshot()),
         )
         self.writer.submit(lambda s: store.hand_finished(s, finished))
         self.metrics.hand_settled(self.game_cls.id)
