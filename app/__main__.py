@@ -9,6 +9,9 @@ import logging
 import sys
 from typing import Any
 
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread may hold the interpreter lock while another waits (CPython: 0.005)."""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app", description="Table 31")
@@ -71,6 +74,11 @@ def serve() -> int:
         print(f"table31: cannot start: {exc}", file=sys.stderr)
         return 2
     logs.configure(json_lines=settings.log_format == "json")
+    # The database writer runs on a thread of its own (app/runtime/writer.py); each of its
+    # statements hands the interpreter lock back and forth with the event loop's thread.
+    # CPython lets a thread keep the lock for 5 ms before it must hand it over, which starves
+    # the writer while the loop is busy (docs/performance.md); 1 ms keeps both moving.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(settings)
 
     class GracefulServer(uvicorn.Server):

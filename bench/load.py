@@ -355,7 +355,7 @@ class Worker:
     samples: list[str] = field(default_factory=list)
     setup_errors: list[str] = field(default_factory=list)
 
-    async def setup(self) -> None:
+    async def setup(self, tables: list[Any]) -> None:
         import httpx
 
         limits = httpx.Limits(max_connections=self.setup_concurrency)
@@ -369,7 +369,7 @@ class Worker:
         ) as client:
             gate = asyncio.Semaphore(self.setup_concurrency)
             results = await asyncio.gather(
-                *(self._setup_table(client, gate, t) for t in self.tables), return_exceptions=True
+                *(self._setup_table(client, gate, t) for t in tables), return_exceptions=True
             )
         for result in results:
             if isinstance(result, BaseException):
@@ -502,8 +502,14 @@ def worker_main(config: dict[str, Any], pipe: Any) -> None:
     async def run() -> None:
         worker = Worker(**config)
         started = time.monotonic()
-        await worker.setup()
         loop = asyncio.get_running_loop()
+        # half the tables, a pause for the server's memory to be read, then the other half:
+        # memory per connection is the slope between the two (fixed costs cancel out)
+        half = len(worker.tables) // 2
+        await worker.setup(worker.tables[:half])
+        pipe.send({"half": len(worker.clients)})
+        await loop.run_in_executor(None, pipe.recv)
+        await worker.setup(worker.tables[half:])
         pipe.send(
             {
                 "ready": len(worker.clients),
@@ -865,11 +871,18 @@ class Target:
             proc.start()
             self.procs.append(proc)
             self.pipes.append(parent_end)
+        halves = [pipe.recv() for pipe in self.pipes]
+        time.sleep(0.5)
+        self.sockets_half = sum(h["half"] for h in halves)
+        self.rss_half = rss_bytes(self.server.pid)
+        for pipe in self.pipes:
+            pipe.send({"continue": True})
         ready = [pipe.recv() for pipe in self.pipes]
         self.sockets = sum(r["ready"] for r in ready)
         self.info["sockets"] = self.sockets
         self.info["setup"] = args.setup if self.kind == "project" else "rest"
         self.info["setup_seconds"] = round(time.monotonic() - started, 1)
+        time.sleep(0.5)
         self.rss_connected = rss_bytes(self.server.pid)
         errors = sum(r["setup_error_count"] for r in ready)
         if errors:
@@ -1011,6 +1024,14 @@ class Target:
                 "rss_per_connection_idle_kib": round(
                     (self.rss_connected - self.rss_idle) / max(1, self.sockets) / 1024, 1
                 ),
+                # the slope: what the second half of the sockets added, per socket (the fixed
+                # costs of the first connections, such as database pools, cancel out)
+                "rss_per_connection_marginal_kib": round(
+                    (self.rss_connected - self.rss_half)
+                    / max(1, self.sockets - self.sockets_half)
+                    / 1024,
+                    1,
+                ),
                 "hands_per_s": round(sum(hands) / seconds, 1) if hands else None,
                 "settlement_lag_s": max(lags) if lags else None,
                 "writer_pending": max(
@@ -1121,7 +1142,11 @@ def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                         "p99_ack_under_50ms": p["ack_ms"]["p99"] < 50,
                         "throughput_at_least_half_of_bare": p["actions_per_s"]
                         >= 0.5 * b["actions_per_s"],
-                        "under_40_kib_per_connection": p["rss_per_connection_kib"] < 40,
+                        # per connection: the slope between half and all the sockets, and
+                        # the whole growth after play (the writer's queue and hands included)
+                        "under_40_kib_per_connection_slope": p["rss_per_connection_marginal_kib"]
+                        < 40,
+                        "under_40_kib_per_connection_after_play": p["rss_per_connection_kib"] < 40,
                     },
                 }
             )
@@ -1148,6 +1173,7 @@ COLUMNS = [
     ("server_cpu_us_per_action", "srv µs/act"),
     ("client_cpu_pct", "cli CPU%"),
     ("rss_per_connection_idle_kib", "KiB/conn idle"),
+    ("rss_per_connection_marginal_kib", "KiB/conn slope"),
     ("rss_per_connection_kib", "KiB/conn"),
     ("hands_per_s", "hands/s"),
     ("settlement_lag_s", "lag s"),

@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     # table runtime
     next_hand_seconds: float = Field(3.0, ge=0, description="pause between hands")
     bot_delay_seconds: float = Field(0.6, ge=0, description="how long a bot 'thinks'")
+    writer_backlog: int = Field(
+        2000,
+        ge=1,
+        description="database jobs queued beyond which tables wait to deal their next hand",
+    )
     max_message_bytes: int = 4096
     messages_per_second: float = 20.0
     message_burst: int = 40

@@ -56,6 +56,8 @@ from app.runtime.writer import Writer
 log = logging.getLogger("table31.table")
 
 REMEMBERED_ACT_IDS = 32
+BACKLOG_POLL_SECONDS = 0.5
+"""How often a table waiting for the database writer to catch up looks again (on average)."""
 
 
 @dataclass(slots=True)
@@ -754,6 +756,11 @@ class TableActor:
 
     async def _next_hand(self) -> None:
         await asyncio.sleep(self.settings.next_hand_seconds if self.hands_played else 0.3)
+        # Back-pressure: while the database writer is far behind (a slow disk, a server at
+        # its limit), the next hand waits for it. Play in progress never waits, but the
+        # finished hands queued in memory, and what a crash would void, stay bounded.
+        while self.writer.pending > self.settings.writer_backlog:
+            await asyncio.sleep(BACKLOG_POLL_SECONDS * (0.5 + self.rng.random()))
         async with self.lock:
             self._next_hand_task = None
             self._sync_house()

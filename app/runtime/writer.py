@@ -199,7 +199,7 @@ class Writer:
 
     async def _serve(self, ready: threading.Event, errors: list[BaseException]) -> None:
         try:
-            engine = make_engine(self.url)
+            engine = make_engine(self.url, inline=True)
             sessionmaker = make_sessionmaker(engine)
             wake = self._wake = asyncio.Event()
             self._loop = asyncio.get_running_loop()
