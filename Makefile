@@ -42,9 +42,13 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix app tests bench migrations
 	$(BIN)/ruff format app tests bench migrations
 
+## make bench: the engines and the database, then 1,000 tables x 5 sockets side by side with the
+## bare endpoint: clients acting as fast as the game lets them, then at people's pace (~8 min)
 bench: $(STAMP)
-	$(BIN)/python -m bench.engines
-	$(BIN)/python -m bench.load
+	mkdir -p bench/results
+	$(BIN)/python -m bench.engines --json bench/results/engines.json
+	$(BIN)/python -m bench.load --sizes 1000x5 --json bench/results/load.json
+	$(BIN)/python -m bench.load --sizes 1000x5 --think-ms 2000 --json bench/results/people.json
 
 lock:
 	rm -rf /tmp/table31-lock && $(PYTHON) -m venv /tmp/table31-lock
