@@ -148,7 +148,7 @@ async def _prepare(url: str, game_id: str, players: int) -> tuple[Any, Any, Any]
     from app.runtime.writer import Writer
 
     await asyncio.to_thread(migrate, url)
-    engine = make_engine(url)
+    engine = make_engine(url, inline=True)  # as the writer's own engine: statements inline
     writer = Writer(url)
     writer.start()
     capture = CaptureWriter()
