@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.common import deal_next_hand
 from bench.engines import CaptureWriter, _quiet
 
 ROUNDS = 10
@@ -74,12 +75,7 @@ async def _table(game_id: str, players: int, spectators: int, seed: int) -> Any:
         actor.connections.add(conn)
     rng = random.Random(seed)
     engine = actor.engine
-    for _ in range(100):  # between hands: a bank offer and the like
-        waiting = sorted(engine.to_act())
-        if engine.in_hand or not waiting:
-            break
-        actor._apply(waiting[0], engine.bot_action(waiting[0], rng), by="bot")
-    actor._start_hand()
+    deal_next_hand(actor, rng)
     # mid-hand: half the hand's usual number of actions (at least the bets of every player)
     steps = {"trianta-ena": 7, "greek-31": 7, "vingt-un": 5, "en-og-tredive": 12}.get(game_id, 1)
     for _ in range(steps):

@@ -412,3 +412,15 @@ def chunks(items: Sequence[Any], parts: int) -> list[list[Any]]:
 
 def pick(mapping: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
     return {k: mapping[k] for k in keys if k in mapping}
+
+
+def deal_next_hand(actor: Any, rng: random.Random) -> None:
+    """Settle what waits between hands with the bots' choices (a bank offer and the like),
+    then have the table actor deal, as its next-hand timer would."""
+    engine = actor.engine
+    for _ in range(100):
+        waiting = sorted(engine.to_act())
+        if engine.in_hand or not waiting:
+            break
+        actor._apply(waiting[0], engine.bot_action(waiting[0], rng), by="bot")
+    actor._start_hand()

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from app.runtime.protocol import encode
-from bench.common import format_table, machine_info, migrate
+from bench.common import deal_next_hand, format_table, machine_info, migrate
 
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/bench"
 DB_GAME_OPTIONS = {"buy_in": 100_000, "turn_seconds": 30, "bet_seconds": 20}
@@ -205,12 +205,7 @@ def _play(actor: Any, hands: int, seed: int = 11) -> int:
     engine = actor.engine
     played = 0
     while played < hands:
-        for _ in range(100):  # between hands: a bank offer and the like
-            waiting = sorted(engine.to_act())
-            if engine.in_hand or not waiting:
-                break
-            actor._apply(waiting[0], engine.bot_action(waiting[0], rng), by="bot")
-        actor._start_hand()
+        deal_next_hand(actor, rng)
         if not engine.in_hand:
             break
         while engine.in_hand:

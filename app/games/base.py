@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -252,6 +252,27 @@ class RuleError(Exception):
 def card_view(card: str, *, up: bool, visible: bool) -> dict[str, Any]:
     """A card as one viewer sees it (PROTOCOL.md, "The view")."""
     return {"card": card if (up or visible) else None, "up": up}
+
+
+def views_with_own_seat(
+    public: dict[str, Any],
+    seated: Iterable[int],
+    viewers: Iterable[int | None],
+    own_seat: Callable[[int], dict[str, Any]],
+) -> dict[int | None, dict[str, Any]]:
+    """Views for several viewers from the table as a spectator sees it (``public``, built
+    once): a seated viewer sees it too, but for their own seat's entry, ``own_seat(viewer)``
+    (their face-down cards: RULES.md §0, hidden cards). Views share the other entries."""
+    sitting = set(seated)
+    out: dict[int | None, dict[str, Any]] = {}
+    for viewer in viewers:
+        view = dict(public)
+        if viewer is not None and viewer in sitting:
+            view["seats"] = [
+                own_seat(viewer) if entry["seat"] == viewer else entry for entry in public["seats"]
+            ]
+        out[viewer] = view
+    return out
 
 
 def seat_account(seat: int) -> str:

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from app.games.base import View, card_view
+from app.games.base import View, card_view, views_with_own_seat
 from app.games.en_og_tredive_hand import hand_value
 from app.games.en_og_tredive_table import bets_account
 
@@ -50,18 +50,12 @@ def table_view(game: EnOgTredive, viewer: int | None) -> View:
 def table_views(game: EnOgTredive, viewers: Iterable[int | None]) -> dict[int | None, View]:
     """:func:`table_view` for several viewers: the table as a spectator sees it is built
     once; a viewer sees it too, but for their own seat (their hand)."""
-    public = table_view(game, None)
-    seated = set(game.seated)
-    out: dict[int | None, View] = {}
-    for viewer in viewers:
-        view = dict(public)
-        if viewer in seated:
-            view["seats"] = [
-                seat_view(game, viewer, viewer) if entry["seat"] == viewer else entry
-                for entry in public["seats"]
-            ]
-        out[viewer] = view
-    return out
+    return views_with_own_seat(
+        table_view(game, None),
+        game.seated,
+        viewers,
+        lambda viewer: seat_view(game, viewer, viewer),
+    )
 
 
 def phase(game: EnOgTredive) -> str:

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from app.games.base import View, card_view
+from app.games.base import View, card_view, views_with_own_seat
 from app.games.trianta_ena_hands import is_natural, lowest_total, value
 from app.games.trianta_ena_round import PlayerHand, Round
 
@@ -50,18 +50,12 @@ def table_view(game: TriantaEna, viewer: int | None) -> View:
 def table_views(game: TriantaEna, viewers: Iterable[int | None]) -> dict[int | None, View]:
     """:func:`table_view` for several viewers: the table as a spectator sees it is built
     once; a viewer sees it too, but for their own seat (their face-down card and its value)."""
-    public = table_view(game, None)
-    seated = set(game.seated)
-    out: dict[int | None, View] = {}
-    for viewer in viewers:
-        view = dict(public)
-        if viewer in seated:
-            view["seats"] = [
-                seat_view(game, viewer, viewer) if entry["seat"] == viewer else entry
-                for entry in public["seats"]
-            ]
-        out[viewer] = view
-    return out
+    return views_with_own_seat(
+        table_view(game, None),
+        game.seated,
+        viewers,
+        lambda viewer: seat_view(game, viewer, viewer),
+    )
 
 
 def seat_view(game: TriantaEna, seat: int, viewer: int | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from app.games.base import View, card_view
+from app.games.base import View, card_view, views_with_own_seat
 from app.games.vingt_un_hand import Hand
 from app.games.vingt_un_table import COVER
 
@@ -81,19 +81,13 @@ def _dealer(game: VingtUn) -> int | None:
 def table_views(game: VingtUn, viewers: Iterable[int | None]) -> dict[int | None, View]:
     """:func:`table_view` for several viewers: the table as a spectator sees it is built
     once; a viewer sees it too, but for their own seat (their face-down cards and total)."""
-    public = table_view(game, None)
-    seated = set(game.seated)
     dealer = _dealer(game)
-    out: dict[int | None, View] = {}
-    for viewer in viewers:
-        view = dict(public)
-        if viewer in seated:
-            view["seats"] = [
-                seat_view(game, viewer, dealer, viewer) if entry["seat"] == viewer else entry
-                for entry in public["seats"]
-            ]
-        out[viewer] = view
-    return out
+    return views_with_own_seat(
+        table_view(game, None),
+        game.seated,
+        viewers,
+        lambda viewer: seat_view(game, viewer, dealer, viewer),
+    )
 
 
 def table_view(game: VingtUn, viewer: int | None) -> View:
