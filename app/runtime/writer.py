@@ -76,9 +76,9 @@ class Writer:
         self._in_flight = 0
         self.failures = 0
         self.batches = 0
+        """Transactions written (each holds 1 to ``batch_limit`` jobs)."""
         self.rewritten = 0
         """Batches written again job by job, in savepoints, because one of their jobs failed."""
-        """Transactions written (each holds 1 to ``batch_limit`` jobs)."""
 
     # ------------------------------------------------------------------ the caller's side
 
