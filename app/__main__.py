@@ -66,7 +66,7 @@ def serve() -> int:
 
     from app.core.config import get_settings
     from app.main import create_app
-    from app.ops import collector, logs
+    from app.ops import collector, logs, memory
 
     try:
         settings = get_settings()
@@ -74,19 +74,23 @@ def serve() -> int:
         print(f"table31: cannot start: {exc}", file=sys.stderr)
         return 2
     logs.configure(json_lines=settings.log_format == "json")
-    # The database writer runs on a thread of its own (app/runtime/writer.py); each of its
-    # statements hands the interpreter lock back and forth with the event loop's thread.
-    # CPython lets a thread keep the lock for 5 ms before it must hand it over, which starves
-    # the writer while the loop is busy (docs/performance.md); 1 ms keeps both moving.
-    sys.setswitchinterval(SWITCH_INTERVAL)
+    if settings.database_writer == "thread":
+        # A writer thread (app/runtime/writer.py) hands the interpreter lock back and forth
+        # with the event loop's thread at each statement. CPython lets a thread keep the lock
+        # for 5 ms before it must hand it over, which starves the writer while the loop is
+        # busy (docs/performance.md); 1 ms keeps both moving. The writer process (the
+        # default) shares no lock with the loop.
+        sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(settings)
 
     class GracefulServer(uvicorn.Server):
         async def startup(self, sockets: list[Any] | None = None) -> None:
             await super().startup(sockets)  # the app's start-up: tables recovered
             collector.settle_after_start()
+            memory.TRIMMER.start()  # freed heap pages back to the system every 2 s
 
         async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            memory.TRIMMER.stop()
             await app.state.services.lobby.shutdown("The server is restarting; back shortly")
             await super().shutdown(sockets)
 

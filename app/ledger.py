@@ -52,6 +52,10 @@ class InsufficientFunds(Exception):
         self.account = account
         self.amount = amount
 
+    def __reduce__(self) -> tuple[type[InsufficientFunds], tuple[str, int]]:
+        # it crosses from the writer process to the server (app/runtime/writer_process.py)
+        return (InsufficientFunds, (self.account, self.amount))
+
 
 def bankroll(player_id: str) -> str:
     return f"bankroll:{player_id}"

@@ -41,10 +41,13 @@ def create_app(settings: Settings | None = None, seeds: SeedSource = csprng_seed
         admin.router,
         admin_page.router,
         ops.router,
-        ws.router,
         pages.router,
         review.router,
     ):
         app.include_router(router)
+    # The table socket on the app itself, not through an included router: each of thousands
+    # of sockets would keep that router's extra frame and scope copy for its whole life
+    # (~1 KiB a socket, docs/performance.md).
+    app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app

@@ -15,7 +15,7 @@ from app.runtime import store
 from app.runtime.house import open_house
 from app.runtime.limits import AddressLimits
 from app.runtime.lobby import Lobby
-from app.runtime.writer import Writer
+from app.runtime.writer import DatabaseWriter, make_writer
 
 log = logging.getLogger("table31")
 
@@ -25,7 +25,7 @@ class Services:
     settings: Settings
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
-    writer: Writer
+    writer: DatabaseWriter
     lobby: Lobby
     admin_token: str
     starting_bankroll: int = 0
@@ -35,8 +35,9 @@ class Services:
     def build(cls, settings: Settings, seeds: SeedSource = csprng_seed) -> Services:
         engine = make_engine(settings.database_url)
         sessionmaker = make_sessionmaker(engine)
-        # the writer builds its own engine on its own thread; this one serves the reads
-        writer = Writer(settings.database_url)
+        # the writer builds its own engine in its own process (or thread); this one serves
+        # the reads
+        writer = make_writer(settings)
         admin_token = settings.admin_token
         if not admin_token:
             admin_token = secrets.token_urlsafe(24)
@@ -59,10 +60,9 @@ class Services:
         )
 
     async def start(self) -> None:
-        self.writer.start()  # its thread, event loop and engine
-        float_amount = self.settings.house_float
-        self.lobby.house.balance = await self.writer.run(lambda s: open_house(s, float_amount))
-        stored = await self.writer.run(lambda s: store.get_setting(s, "starting_bankroll"))
+        self.writer.start()  # its process (or thread), event loop and engine
+        self.lobby.house.balance = await self.writer.run(open_house, self.settings.house_float)
+        stored = await self.writer.run(store.get_setting, "starting_bankroll")
         if isinstance(stored, int):
             self.starting_bankroll = stored
         await self.lobby.recover()

@@ -77,7 +77,7 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``hands`` hands with bots and return the game's report."""
     cls = game_class(game_id)
-    game = cls(options or {}, seeds=seed_stream(seed))
+    game = cls({**cls.SIM_OPTIONS, **(options or {})}, seeds=seed_stream(seed))
     rng = random.Random(seed)
     seats = players or cls.SIM_PLAYERS
     for seat in range(seats):
@@ -92,6 +92,6 @@ def simulate(
             raise RuntimeError(f"{game_id}: the table cannot deal with {seats} bots")
         stats.observe(play_hand(game, rng, check=check))
         played += 1
-    report = {"game": game_id, "seed": seed, "players": seats}
+    report = {"game": game_id, "seed": seed, "players": seats, "options": dict(game.options)}
     report.update(stats.report())
     return report

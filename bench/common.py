@@ -56,6 +56,33 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's writer process, say)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # ppid is field 4 (1-based), the second after the command
+            found.append(int(entry))
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds of a process and of its children (the server and its writer process):
+    (all of them, the children alone)."""
+    own = cpu_seconds(pid)
+    kids = 0.0
+    for child in children(pid):
+        with contextlib.suppress(OSError):
+            kids += cpu_seconds(child)
+    return own + kids, kids
+
+
 def rss_bytes(pid: int) -> int:
     """Resident memory of a process (``/proc/PID/statm``)."""
     with open(f"/proc/{pid}/statm") as f:

@@ -9,11 +9,11 @@
    whose writer only captures jobs, so each hand's jobs are exactly the server's
    (``store.hand_started``, then ``store.hand_finished`` with its record and ledger entries);
    they are then run against a fresh, migrated database: through
-   :class:`app.runtime.writer.Writer` as the server does (row "batch 1": on the writer's own
-   thread, loop and engine, all jobs queued at once, so it writes up to
-   ``BATCH_LIMIT`` of them per transaction, each in a savepoint), then on one session of the
-   benchmark's own loop, B jobs per transaction. "CPU ms/hand" is the whole process (every
-   thread); "loop CPU ms/hand" is the benchmark's (the server's) event-loop thread alone.
+   :class:`app.runtime.writer_process.ProcessWriter` as the server does (row "batch 1": in
+   the writer's own process, all jobs queued at once, so it writes up to ``BATCH_LIMIT`` of
+   them per transaction), then on one session of the benchmark's own loop, B jobs per
+   transaction. "CPU ms/hand" is this process and the writer's together; "loop CPU ms/hand"
+   is the benchmark's (the server's) event-loop thread alone.
 
 ::
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import random
 import socket
@@ -37,11 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from app.runtime.protocol import encode
-from bench.common import deal_next_hand, format_table, machine_info, migrate
+from bench.common import cpu_seconds, deal_next_hand, format_table, machine_info, migrate
 
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/bench"
 DB_GAME_OPTIONS = {"buy_in": 100_000, "turn_seconds": 30, "bet_seconds": 20}
-Job = Callable[[Any], Awaitable[Any]]
+Call = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], dict[str, Any]]
+"""A database job as the table actor submits it: a store function and its arguments."""
 
 
 # =========================================================================== engines
@@ -114,20 +114,20 @@ def _play_hand(game: Any, rng: random.Random, views: bool) -> int:
 
 
 class CaptureWriter:
-    """Stands in for :class:`app.runtime.writer.Writer`: keeps the jobs instead of running
-    them, so a real table actor can play hands at full speed and leave its exact writes."""
+    """Stands in for the server's database writer: keeps the jobs instead of running them,
+    so a real table actor can play hands at full speed and leave its exact writes."""
 
     def __init__(self) -> None:
-        self.jobs: list[Job] = []
+        self.jobs: list[Call] = []
 
-    def submit(self, job: Job) -> asyncio.Future[Any]:
-        self.jobs.append(job)
+    def submit(self, job: Any, /, *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        self.jobs.append((job, args, kwargs))
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.set_result(None)
         return future
 
-    async def run(self, job: Job) -> Any:
-        self.jobs.append(job)
+    async def run(self, job: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.jobs.append((job, args, kwargs))
         return None
 
     async def flush(self) -> None:
@@ -145,11 +145,11 @@ async def _prepare(url: str, game_id: str, players: int) -> tuple[Any, Any, Any]
     from app.games.registry import game_class
     from app.runtime import store
     from app.runtime.table import TableActor
-    from app.runtime.writer import Writer
+    from app.runtime.writer_process import ProcessWriter
 
     await asyncio.to_thread(migrate, url)
     engine = make_engine(url, inline=True)  # as the writer's own engine: statements inline
-    writer = Writer(url)
+    writer = ProcessWriter(url)  # the server's writer: a process of its own
     writer.start()
     capture = CaptureWriter()
     settings = Settings(
@@ -169,23 +169,19 @@ async def _prepare(url: str, game_id: str, players: int) -> tuple[Any, Any, Any]
         settings=settings,
     )
     await writer.run(
-        lambda s: store.create_table(
-            s,
-            table_id=table_id,
-            name="bench",
-            game=game_id,
-            options=actor.options,
-            created_by=None,
-        )
+        store.create_table,
+        table_id=table_id,
+        name="bench",
+        game=game_id,
+        options=actor.options,
+        created_by=None,
     )
     for seat in range(players):
-        player, _ = await writer.run(
-            lambda s, seat=seat: store.create_player(s, f"p{seat}", bankroll=10**9)
-        )
+        player, _ = await writer.run(store.create_player, f"p{seat}", bankroll=10**9)
         low, _high = actor.engine.buy_in_limits(seat)
         await actor.seat_player(seat, player.id, f"p{seat}", low)
-    for job in capture.jobs:  # the buy-ins, not timed
-        await writer.run(job)
+    for job, args, kwargs in capture.jobs:  # the buy-ins, not timed
+        await writer.run(job, *args, **kwargs)
     capture.jobs.clear()
     _quiet(actor)
     return engine, writer, (actor, capture)
@@ -216,12 +212,12 @@ def _play(actor: Any, hands: int, seed: int = 11) -> int:
     return played
 
 
-async def _run_batched(sessionmaker: Any, jobs: list[Job], batch: int) -> None:
+async def _run_batched(sessionmaker: Any, jobs: list[Call], batch: int) -> None:
     """Run ``jobs`` in order, ``batch`` of them per transaction."""
     for start in range(0, len(jobs), batch):
         async with sessionmaker() as session, session.begin():
-            for job in jobs[start : start + batch]:
-                await job(session)
+            for job, args, kwargs in jobs[start : start + batch]:
+                await job(session, *args, **kwargs)
 
 
 async def db_rate(url: str, game_id: str, hands: int, batch: int, players: int) -> dict[str, Any]:
@@ -235,16 +231,16 @@ async def db_rate(url: str, game_id: str, hands: int, batch: int, players: int) 
         entries = _ledger_entries(capture)
         batches_before = writer.batches
         started = time.perf_counter()
-        cpu_started = time.process_time()
+        cpu_started = time.process_time() + cpu_seconds(writer.pid)
         loop_cpu_started = time.thread_time()
         if batch == 1:
-            for job in jobs:  # exactly as the server: queued to the writer, in order
-                writer.submit(job)
+            for job, args, kwargs in jobs:  # exactly as the server: to the writer, in order
+                writer.submit(job, *args, **kwargs)
             await writer.flush()
         else:
             await _run_batched(make_sessionmaker(engine), jobs, batch)
         elapsed = time.perf_counter() - started
-        cpu = time.process_time() - cpu_started
+        cpu = time.process_time() + cpu_seconds(writer.pid) - cpu_started
         loop_cpu = time.thread_time() - loop_cpu_started
         if writer.failures:
             raise RuntimeError(f"{writer.failures} database jobs failed")
@@ -259,11 +255,11 @@ async def db_rate(url: str, game_id: str, hands: int, batch: int, players: int) 
             "ledger_entries_per_hand": round(entries / max(1, played), 1),
             "hands_per_s": round(played / elapsed, 1),
             "ms_per_hand": round(1000 * elapsed / max(1, played), 2),
-            # this process's CPU (event loop and the driver's thread): what a hand costs the
-            # server's one process besides the wait
+            # this process's CPU and the writer process's: what a hand costs the server
+            # besides the wait
             "cpu_ms_per_hand": round(1000 * cpu / max(1, played), 2),
-            # the event loop's own thread: with the writer on its thread, what persistence
-            # still costs the loop that serves the sockets (queueing, resolving futures)
+            # the event loop's own thread: with the writer in its process, what persistence
+            # still costs the loop that serves the sockets (pickling jobs, resolving futures)
             "loop_cpu_ms_per_hand": round(1000 * loop_cpu / max(1, played), 2),
             "record_bytes": _record_bytes(capture),
         }
@@ -274,26 +270,23 @@ async def db_rate(url: str, game_id: str, hands: int, batch: int, players: int) 
 
 def _record_bytes(capture: CaptureWriter) -> int:
     """The mean size of a hand's stored record (JSON)."""
-    sizes = []
-    for job in capture.jobs:
-        for cell in getattr(job, "__closure__", None) or ():
-            with contextlib.suppress(ValueError):
-                value = cell.cell_contents
-                if hasattr(value, "record"):
-                    sizes.append(len(value.record))  # encoded JSON text
+    sizes = [
+        len(value.record)  # encoded JSON text
+        for _, args, _ in capture.jobs
+        for value in args
+        if hasattr(value, "record")
+    ]
     return round(sum(sizes) / len(sizes)) if sizes else 0
 
 
 def _ledger_entries(capture: CaptureWriter) -> int:
-    """Ledger movements in the captured finished hands (closures over ``FinishedHand``)."""
-    total = 0
-    for job in capture.jobs:
-        for cell in getattr(job, "__closure__", None) or ():
-            with contextlib.suppress(ValueError):
-                value = cell.cell_contents
-                if hasattr(value, "movements"):
-                    total += len(value.movements)
-    return total
+    """Ledger movements in the captured finished hands (``FinishedHand`` arguments)."""
+    return sum(
+        len(value.movements)
+        for _, args, _ in capture.jobs
+        for value in args
+        if hasattr(value, "movements")
+    )
 
 
 def postgres_reachable(url: str) -> bool:

@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, GameTable, Hand, HandPlayer, LedgerEntry, Player
+from app.db.models import Account, Base, GameTable, Hand, HandPlayer, LedgerEntry, Player
 from app.db.session import make_engine, make_sessionmaker
 from app.games.registry import GAME_IDS
 from app.review import sessions, stats
@@ -144,6 +144,8 @@ async def fill(url: str, hands: int, players: int, tables: int, seed: int) -> di
                 print(f"  {made['hands']:,} hands", file=sys.stderr)
     await flush()
     async with maker() as session:
+        if engine.dialect.name == "postgresql":
+            await move_id_sequences(session)
         await session.execute(text("ANALYZE"))  # fresh statistics, as a running server has
         await session.commit()
     await engine.dispose()
@@ -151,6 +153,30 @@ async def fill(url: str, hands: int, players: int, tables: int, seed: int) -> di
     made["players"] = players
     made["tables"] = tables
     return made
+
+
+def serial_id_columns() -> list[tuple[str, str]]:
+    """The tables (and their key) whose primary key is one whole number the database numbers
+    itself (``ledger_entries``, ``host_actions``): a sequence on PostgreSQL."""
+    return [
+        (table.name, table.autoincrement_column.name)
+        for table in Base.metadata.sorted_tables
+        if table.autoincrement_column is not None
+    ]
+
+
+async def move_id_sequences(session: AsyncSession) -> None:
+    """Past the ids the bulk inserts gave: rows inserted with their ``id`` leave the column's
+    sequence where it was, and a server started on this database would then number its first
+    ledger entry 1 again (a duplicate ``ledger_entries_pkey``). An empty table's sequence
+    stays at 1."""
+    for table, key in serial_id_columns():
+        await session.execute(
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'),"
+                f" coalesce(max({key}), 1), max({key}) IS NOT NULL) FROM {table}"
+            )
+        )
 
 
 async def _timed(call: Callable[[], Awaitable[Any]], repeat: int) -> dict[str, float]:

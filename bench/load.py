@@ -51,8 +51,8 @@ from typing import Any
 from bench.common import (
     ROOT,
     RawWebSocket,
+    children,
     chunks,
-    cpu_seconds,
     format_table,
     free_port,
     machine_cpu,
@@ -62,6 +62,7 @@ from bench.common import (
     percentiles,
     raise_nofile,
     rss_bytes,
+    tree_cpu_seconds,
     wait_port,
 )
 
@@ -737,6 +738,8 @@ def server_gauges(port: int) -> dict[str, float]:
     wanted = {
         "table31_writer_pending": "writer_pending",
         "table31_gc_pause_longest_seconds": "gc_pause_longest_s",
+        "table31_malloc_trim_longest_seconds": "trim_longest_s",
+        "table31_malloc_trims_total": "trims",
     }
     for generation in (1, 2):
         label = f'{{generation="{generation}"}}'
@@ -772,6 +775,7 @@ def profile_server(pid: int, seconds: float, out: Path) -> subprocess.Popen[byte
             "--format",
             "raw",
             "--nonblocking",
+            "--subprocesses",  # the database writer's process too
             "--output",
             str(out),
         ],
@@ -904,27 +908,31 @@ class Target:
         for pipe in self.pipes:
             pipe.send({"go": go, "t0": t0, "t1": t1, "grace": 1.0})
         time.sleep(max(0.0, t0 - time.monotonic()))
-        cpu_a, (busy_a, total_a) = cpu_seconds(self.server.pid), machine_cpu()
+        (cpu_a, kids_a), (busy_a, total_a) = tree_cpu_seconds(self.server.pid), machine_cpu()
         gauges_a = server_gauges(self.server.port) if self.kind == "project" else {}
         hands_a, _ = counter.read()
         spy = profile_server(self.server.pid, args.seconds, profile) if profile else None
         time.sleep(max(0.0, t1 - time.monotonic()))
-        cpu_b, (busy_b, total_b) = cpu_seconds(self.server.pid), machine_cpu()
+        (cpu_b, kids_b), (busy_b, total_b) = tree_cpu_seconds(self.server.pid), machine_cpu()
         wall_b = time.time()
         rss = rss_bytes(self.server.pid)
+        kids_rss = sum(rss_bytes(child) for child in children(self.server.pid))
         hands_b, newest = counter.read()
         gauges = server_gauges(self.server.port) if self.kind == "project" else {}
         pending = gauges.get("writer_pending")
         reports = [pipe.recv() for pipe in self.pipes]
         window = {
             "reports": reports,
-            "server_cpu": cpu_b - cpu_a,
+            "server_cpu": cpu_b - cpu_a,  # the writer process included
+            "writer_cpu": kids_b - kids_a,
+            "writer_rss": kids_rss,
             "machine_busy": (busy_b - busy_a) / max(1.0, total_b - total_a),
             "rss": rss,
             "hands": hands_b - hands_a if self.server.database else None,
             "lag": round(wall_b - newest, 2) if newest else None,
             "writer_pending": int(pending) if pending is not None else None,
             "gc_pause_longest_s": gauges.get("gc_pause_longest_s"),
+            "trim_longest_s": gauges.get("trim_longest_s"),
             # collections during the window: how many, and how long they stopped the loop
             **{
                 key: round(gauges[key] - gauges_a[key], 4)
@@ -1007,6 +1015,14 @@ class Target:
                 "wire_out_per_s": round(totals["wire_out"] / seconds),
                 "mean_message_bytes": round(totals["payload_bytes"] / max(1, totals["messages"])),
                 "server_cpu_pct": round(100.0 * server_cpu / seconds, 1),
+                # of which the database writer's process (0 for a thread writer, counted
+                # with the server's own threads)
+                "writer_process_cpu_pct": round(
+                    100.0 * sum(w.get("writer_cpu", 0.0) for w in windows) / seconds, 1
+                ),
+                "writer_process_rss_mib": round(windows[-1].get("writer_rss", 0) / 2**20, 1)
+                if windows
+                else 0,
                 # CPU per accepted action: the figure a noisy neighbour does not move much
                 "server_cpu_us_per_action": round(1e6 * server_cpu / max(1, totals["acks"])),
                 "client_cpu_us_per_action": round(1e6 * client_cpu / max(1, totals["acks"])),
@@ -1043,6 +1059,14 @@ class Target:
                         round(w["gc_pause_longest_s"] * 1000, 1)
                         for w in windows
                         if w.get("gc_pause_longest_s") is not None
+                    ),
+                    default=None,
+                ),
+                "malloc_trim_longest_ms": max(
+                    (
+                        round(w["trim_longest_s"] * 1000, 1)
+                        for w in windows
+                        if w.get("trim_longest_s") is not None
                     ),
                     default=None,
                 ),
@@ -1170,6 +1194,7 @@ COLUMNS = [
     ("wire_in_mib_s", "MiB/s"),
     ("mean_message_bytes", "B/msg"),
     ("server_cpu_pct", "srv CPU%"),
+    ("writer_process_cpu_pct", "writer CPU%"),
     ("server_cpu_us_per_action", "srv µs/act"),
     ("client_cpu_pct", "cli CPU%"),
     ("rss_per_connection_idle_kib", "KiB/conn idle"),
@@ -1179,6 +1204,7 @@ COLUMNS = [
     ("settlement_lag_s", "lag s"),
     ("writer_pending", "queued jobs"),
     ("gc_pause_longest_ms", "gc max ms"),
+    ("malloc_trim_longest_ms", "trim max ms"),
     ("full_gcs", "full gcs"),
     ("gc_ms_per_s", "gc ms/s"),
 ]

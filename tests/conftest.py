@@ -150,6 +150,10 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
         "message_burst": 1000,
         "port": free_port(),
         "enabled_games": "all",
+        # a thread: each test's server starts in milliseconds; the writer process (the
+        # server's default) is tested in tests/test_writer.py, by the rules-blind client
+        # and wherever a test runs `python -m app serve`
+        "database_writer": "thread",
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -201,6 +205,18 @@ class LiveServer:
 @pytest.fixture
 async def live(database_url: str) -> AsyncIterator[LiveServer]:
     server = LiveServer(make_settings(database_url))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+async def live_as_served(database_url: str) -> AsyncIterator[LiveServer]:
+    """The real app with its database writer in a process of its own, as ``make run``
+    serves it (``live`` keeps the writer on a thread, which starts in milliseconds)."""
+    server = LiveServer(make_settings(database_url, database_writer="process"))
     await server.start()
     try:
         yield server

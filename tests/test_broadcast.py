@@ -69,7 +69,8 @@ def reference_view_for(actor: TableActor, seat: int | None) -> dict[str, Any]:
         game=actor.game_cls.id,
         hand_id=actor.hand_id,
         you=seat,
-        legal=engine.legal_actions(seat) if seat is not None else [],
+        # a paused (or closed) table offers no action: none would be accepted
+        legal=engine.legal_actions(seat) if seat is not None and actor.status == "open" else [],
         deadline=actor.deadline,
         table={
             "name": actor.name,
@@ -121,13 +122,17 @@ class NullSink:
 class CaptureWriter:
     """The writer, minus the database: every job is accepted and dropped."""
 
-    def submit(self, job: Any) -> asyncio.Future[Any]:
+    def submit(self, job: Any, /, *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.set_result(None)
         return future
 
-    async def run(self, job: Any) -> Any:
+    async def run(self, job: Any, /, *args: Any, **kwargs: Any) -> Any:
         return None
+
+
+class Watched(Connection):
+    """A connection whose ``send`` a test may replace (Connection itself is slotted)."""
 
 
 class Checker:
@@ -191,7 +196,7 @@ async def play_table(game_id: str, seed: int, steps: int) -> Checker:
     names = {p: rng.choice(text) for p in players}
 
     def new_conn(player_id: str | None) -> Connection:
-        conn = checker.hook(Connection(NullSink(), player_id, names.get(player_id or "")))
+        conn = checker.hook(Watched(NullSink(), player_id, names.get(player_id or "")))
         return conn
 
     async def sit(seat: int) -> None:

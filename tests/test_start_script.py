@@ -88,3 +88,23 @@ def test_start_script_on_a_fresh_postgresql_database(tmp_path: Path) -> None:
         run_start_script(f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}", tmp_path)
     finally:
         asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_start_script_waits_for_the_database_then_gives_up(tmp_path: Path) -> None:
+    """Nothing listens on the database's port: the script keeps trying for DB_WAIT_SECONDS,
+    then stops with a reason (and never gets as far as the migrations)."""
+    env = {
+        **os.environ,
+        "PATH": f"{VENV_BIN}:{os.environ['PATH']}",
+        "DATABASE_URL": f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/nowhere",
+        "DB_WAIT_SECONDS": "2",
+    }
+    started = time.monotonic()
+    done = subprocess.run(
+        ["sh", "docker/start.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert time.monotonic() - started >= 2
+    assert done.stderr.count("waiting for the database") >= 2
+    assert "the database is not reachable" in done.stderr
+    assert "Running upgrade" not in done.stdout + done.stderr

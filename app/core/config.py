@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -36,6 +37,11 @@ class Settings(BaseSettings):
     # table runtime
     next_hand_seconds: float = Field(3.0, ge=0, description="pause between hands")
     bot_delay_seconds: float = Field(0.6, ge=0, description="how long a bot 'thinks'")
+    database_writer: Literal["process", "thread"] = Field(
+        "process",
+        description="where the database writer runs: a process of its own (on another core) "
+        "or a thread of the server's",
+    )
     writer_backlog: int = Field(
         2000,
         ge=1,

@@ -324,6 +324,8 @@ class Game(ABC):
     STATS: ClassVar[type[GameStats]]
     """The simulation's counters for this game."""
     SIM_PLAYERS: ClassVar[int] = 4
+    SIM_OPTIONS: ClassVar[dict[str, Any]] = {}
+    """Table options the simulator uses unless told otherwise (``python -m app simulate``)."""
     """How many bots ``python -m app simulate`` seats by default."""
 
     def __init__(self, options: dict[str, Any], seeds: SeedSource = csprng_seed) -> None:

@@ -28,6 +28,8 @@ Decisions (RULES.md leaves room):
   bets they have and stay in (with no bets left anywhere, play goes on to the next 31).
 * Players in a match may not leave until it ends (or they are out): their bets are committed.
   Players who sit down during a match wait for the next one.
+* A table closed for good during a match undoes it: each player of the match gets back their
+  bets and what they paid into the pot (:meth:`EnOgTredive.release_all`).
 """
 
 from __future__ import annotations
@@ -134,6 +136,25 @@ class EnOgTredive(Game):
     def on_leave(self, seat: int) -> None:
         if seat in self.match.out:
             self.match.out.remove(seat)
+
+    def release_all(self) -> None:
+        """The table closes for good during a match: the match is undone. Every player of it
+        still seated gets back what they paid into the pot (their bets go back too, below);
+        what players who have since left paid in is shared among those still in. Nobody who
+        sat down after the match began gets any of the pot."""
+        players = [s for s in self.seated if s in self.match.seats or s in self.match.out]
+        for seat in players:
+            paid = self.match_chips - self.balances.get(bets_account(seat), 0)
+            amount = min(paid, self.balances.get("pot", 0))
+            self.pay("pot", seat_account(seat), amount, "table closed")
+        rest = self.balances.get("pot", 0)
+        heirs = [s for s in players if s in self.match.seats] or players
+        if rest and heirs:
+            share, extra = divmod(rest, len(heirs))
+            for i, seat in enumerate(heirs):
+                amount = share + (1 if i < extra else 0)
+                self.pay("pot", seat_account(seat), amount, "table closed")
+        super().release_all()
 
     def can_top_up(self, seat: int) -> bool:
         """Stacks are not at stake during a round, so top-ups wait only for its end."""
@@ -373,8 +394,9 @@ class EnOgTredive(Game):
         that would leave nobody in. The last player in wins the pot and their own bets."""
         short = [seat for seat, bets in owed.items() if self.bets_left(seat) < bets]
         spare = len(short) == len(self.match.seats)
+        paid = {seat: min(bets, self.bets_left(seat)) for seat, bets in owed.items()}
         for seat in sorted(owed):
-            for _ in range(min(owed[seat], self.bets_left(seat))):
+            for _ in range(paid[seat]):
                 self.pay(bets_account(seat), "pot", self.bet_unit, "bet paid")
                 self.log("bet_paid", seat=seat)
         out = [] if spare else sorted(short)
@@ -383,8 +405,12 @@ class EnOgTredive(Game):
             self.match.out.append(seat)
             self.log("out", seat=seat)
         r = self._round()
-        r.result += "".join(f"; seat {seat} pays {owed[seat]}" for seat in sorted(owed))
+        # What was paid, not what was owed: a player short of bets pays what they have.
+        r.result += "".join(f"; seat {s} pays {paid[s]}" for s in sorted(paid) if paid[s])
         r.result += "".join(f"; seat {seat} is out" for seat in out)
+        r.result += "".join(
+            f"; seat {seat} has no bet left" for seat in sorted(short) if seat not in out
+        )
         match_winner = None
         if len(self.match.seats) == 1:
             (match_winner,) = self.match.seats

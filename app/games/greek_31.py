@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any, ClassVar
 
 from app.games.base import (
     Action,
@@ -69,6 +70,10 @@ class Greek31(Greek31Table):
     MIN_PLAYERS = 2
     STATS = Greek31Stats
     SIM_PLAYERS = 4
+    SIM_OPTIONS: ClassVar[dict[str, Any]] = {"shuffle": "new_dealer"}
+    """With ``shuffle: once`` the deck is never shuffled again (RULES.md §2), and bots that
+    always choose alike soon lock it into a short cycle of the same hands: a long simulation
+    would measure that cycle, not the game. A new dealer's shuffle keeps it honest."""
 
     # ----------------------------------------------------------------- the deal
 

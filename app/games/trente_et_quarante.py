@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from app.games.base import (
@@ -83,6 +84,14 @@ STANDING_POSITIONS = 50
 """Positions for standing bettors, numbered after the seats."""
 HISTORY = 30
 """Coups kept for the tableau's score card."""
+NOBODY: frozenset[int] = frozenset()
+"""No seat (the owners of the stakes in prison when there are none)."""
+
+
+@cache
+def _canonical_shoe(decks: int) -> tuple[str, ...]:
+    """The shoe of ``decks`` decks in canonical order, the start of every shuffle (RULES.md §0)."""
+    return tuple(canonical_shoe(decks))
 
 
 class TrenteEtQuarante(Game):
@@ -127,15 +136,34 @@ class TrenteEtQuarante(Game):
         self.last: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []
         self.coups_in_shoe = 0
-        self._version = 0
-        self._cache_key: tuple[int, int] = (-1, -1)
         self._legal_cache: dict[int, list[LegalAction]] = {}
+        """Each seat's ``legal`` until the state changes (:meth:`_touch`) or the house's cover."""
+        self._legal_house = self.house_available
+        self.opening_templates: dict[tuple[int, bool, bool], list[LegalAction]] = {}
+        """The window's templates before anyone stakes, by what they depend on (see
+        :func:`.trente_et_quarante_window.opening_legal`)."""
+        self._bettors_cache: list[tuple[int, str]] = []
+        self._bettors_for: set[str] = set()
 
     # ----------------------------------------------------------------- seats
 
     @property
     def max_seats(self) -> int:
         return self.options["seats"] + STANDING_POSITIONS
+
+    def _bettors(self) -> list[tuple[int, str]]:
+        """Each bettor's seat and stack account, in seat order (as :attr:`Game.seated` finds
+        them), worked out again only when the set of accounts changes: every step of a coup
+        asks. The list is shared: read it, do not change it."""
+        if self.balances.keys() != self._bettors_for:
+            self._bettors_for = set(self.balances)
+            self._bettors_cache = [(seat, seat_account(seat)) for seat in super().seated]
+        return self._bettors_cache
+
+    @property
+    def seated(self) -> list[int]:
+        """Occupied seats in seat-number order (:attr:`Game.seated`, kept by :meth:`_bettors`)."""
+        return [seat for seat, _ in self._bettors()]
 
     def buy_in_limits(self, seat: int | None = None) -> tuple[int, int]:
         return (self.options["min_stake"], 1_000_000_000)
@@ -186,9 +214,10 @@ class TrenteEtQuarante(Game):
         if self.prison:
             return True
         least = self.options["min_stake"]
-        return self.house_available >= least and any(
-            self.stack(seat) >= least for seat in self.seated
-        )
+        if self.house_available < least:
+            return False
+        balances = self.balances
+        return any(balances[account] >= least for _, account in self._bettors())
 
     def deal(self) -> None:
         """Open the betting window, with a new shoe when the last one ran out (§4 step 1)."""
@@ -201,8 +230,13 @@ class TrenteEtQuarante(Game):
         self.done = set()
         self.settlement = None
         self.countdown = bool(self.prison)
-        self.log(
-            "faites_vos_jeux", coup=self.hand_number, fr="Faites vos jeux", en="Place your stakes"
+        self.log_event(
+            {
+                "kind": "faites_vos_jeux",
+                "coup": self.hand_number,
+                "fr": "Faites vos jeux",
+                "en": "Place your stakes",
+            }
         )
 
     def _new_shoe(self) -> None:
@@ -217,7 +251,7 @@ class TrenteEtQuarante(Game):
                 )
                 self.log("prison_returned", seat=stake.owner, **stake.to_json())
             self.prison = []
-        self.shuffle_into(self.stock, canonical_shoe(self.options["decks"]))
+        self.shuffle_into(self.stock, list(_canonical_shoe(self.options["decks"])))
         burned = self.stock.cards[:BURNED]
         del self.stock.cards[:BURNED]
         self.log("burn", private_to=[], cards=burned, fr="Messieurs les cinq cartes")
@@ -225,44 +259,68 @@ class TrenteEtQuarante(Game):
 
     def _rien_ne_va_plus(self) -> None:
         """Close the window, deal the two rows card by card and settle (§4 steps 2-5)."""
-        stakes = [
-            {"seat": seat, "chance": chance, "amount": stake.amount, "insured": stake.insured}
-            for seat, mine in sorted(self.free.items())
-            for chance, stake in mine.items()
-        ]
-        self.log(
-            "rien_ne_va_plus",
-            fr="Rien ne va plus",
-            en="No more stakes",
-            stakes=[dict(stake) for stake in stakes],
+        stakes: list[dict[str, Any]] = []  # the settlement's records of them
+        announced: list[dict[str, Any]] = []  # as the call lists them
+        for seat, mine in sorted(self.free.items()):
+            for chance, stake in mine.items():
+                record = {"seat": seat, "chance": chance, "amount": stake.amount}
+                record["insured"] = stake.insured
+                stakes.append(record)
+                announced.append(dict(record))
+        self.log_event(
+            {
+                "kind": "rien_ne_va_plus",
+                "fr": "Rien ne va plus",
+                "en": "No more stakes",
+                "stakes": announced,
+            }
         )
         cards = self.stock.cards
         coup, used = deal_coup(cards)
         rows = (coup.noir_cards, coup.rouge_cards) if coup else partial_rows(cards)
-        for name, row in zip(("noir", "rouge"), rows, strict=True):
-            total = 0
-            for card in row:
-                total += POINTS[card]
-                self.log("card", row=name, card=card, total=total)
+        self._log_cards(rows)
         del cards[:used]
         self.coups_in_shoe += 1
         if coup is None:
             self._void(rows)
             return
         self.settlement = CoupSettlement(self, coup, stakes)
-        result = coup.result()
+        result = self.settlement.result
         self.last = {
             "rows": coup.to_json(),
             "calls": self.settlement.calls,
             "void": False,
             **result,
         }
-        self.history = [*self.history, result][-HISTORY:]
+        self.history.append(result)
+        del self.history[:-HISTORY]
         self.settlement.settle()
         if not self.settlement.pending:
             self._finish()
         else:
             self.phase = UN_APRES
+
+    def log_event(self, event: dict[str, Any]) -> None:
+        """Record a public event given whole, as :meth:`Game.log` would build it (``kind``
+        first, then ``seat`` if any, then the data, a fresh dict each time).
+
+        The events of a coup's every step (the window, the stakes, each card turned, the
+        calls) come this way: going through ``log``'s keyword arguments for each of them was a
+        quarter of a simulated coup's time.
+        """
+        self._log.append(event)
+        self._hand_log.append(event)
+
+    def _log_cards(self, rows: tuple[list[str], list[str]]) -> None:
+        """Log each card as it is turned, row by row, with its row's running total (§4 step 2)."""
+        events: list[dict[str, Any]] = []
+        for name, row in (("noir", rows[0]), ("rouge", rows[1])):
+            total = 0
+            for card in row:
+                total += POINTS[card]
+                events.append({"kind": "card", "row": name, "card": card, "total": total})
+        self._log.extend(events)
+        self._hand_log.extend(events)
 
     def _void(self, rows: tuple[list[str], list[str]]) -> None:
         """The shoe ran out mid-deal: the coup is void and no stake moves (§4, The shoe)."""
@@ -289,25 +347,23 @@ class TrenteEtQuarante(Game):
         self.free = {}
         self.done = set()
         self.settlement = None
-        summary = {"coup": self.hand_number, "void": False, **settlement.coup.result()}
-        self.end_hand({**summary, "stakes": settlement.stakes})
+        result, stakes = settlement.result, settlement.stakes
+        self.end_hand({"coup": self.hand_number, "void": False, **result, "stakes": stakes})
 
     # ----------------------------------------------------------------- decisions
 
     def _touch(self) -> None:
         """The state changed: what each seat may do must be worked out again."""
-        self._version += 1
-
-    def _fresh(self) -> None:
-        key = (self._version, self.house_available)
-        if key != self._cache_key:
-            self._cache_key = key
-            self._legal_cache = {}
+        self._legal_cache.clear()
 
     def legal_actions(self, seat: int | None) -> list[LegalAction]:
+        """Built once per seat until the state changes (:meth:`_touch`) or the runtime sets
+        another ``house_available``; each call gets a list of its own."""
         if seat is None:
             return []
-        self._fresh()
+        if self.house_available != self._legal_house:
+            self._legal_house = self.house_available
+            self._legal_cache.clear()
         templates = self._legal_cache.get(seat)
         if templates is None:
             templates = self._legal_cache[seat] = self._legal(seat)
@@ -321,7 +377,7 @@ class TrenteEtQuarante(Game):
                 return []
             choice = one_of([c for c in CHANCES if c in chances])
             return [legal("share", chance=choice), legal("prison", chance=choice)]
-        if self.phase != BETTING or seat in self.done or seat_account(seat) not in self.balances:
+        if self.phase != BETTING or seat in self.done:
             return []
         return window_legal(self, seat)
 
@@ -333,22 +389,26 @@ class TrenteEtQuarante(Game):
         anywhere (the first stake starts it, and so does a stake in prison), so a bettor may act
         exactly when a smallest stake fits their stack and the house.
         """
+        waiting: set[int] = set()
         if self.phase == BETTING:
             least = self.options["min_stake"]
+            balances = self.balances
             if self.countdown:
-                owners = {stake.owner for stake in self.prison}
-                return {
-                    seat
-                    for seat in self.seated
-                    if seat not in self.done
-                    and (seat in self.free or seat in owners or self.stack(seat) >= least)
-                }
-            if self.house_available < least:
-                return set()
-            return {seat for seat in self.seated if self.stack(seat) >= least}
+                done, free = self.done, self.free
+                owners = {stake.owner for stake in self.prison} if self.prison else NOBODY
+                for seat, account in self._bettors():
+                    if seat not in done and (
+                        seat in free or seat in owners or balances[account] >= least
+                    ):
+                        waiting.add(seat)
+            elif self.house_available >= least:
+                for seat, account in self._bettors():
+                    if balances[account] >= least:
+                        waiting.add(seat)
+            return waiting
         if self.phase == UN_APRES and self.settlement is not None:
-            return set(self.settlement.pending)
-        return set()
+            waiting.update(self.settlement.pending)
+        return waiting
 
     def apply(self, seat: int, action: Action) -> None:
         kind = action["kind"]
@@ -356,8 +416,9 @@ class TrenteEtQuarante(Game):
             self._rien_ne_va_plus()
         elif self.phase == BETTING and kind in WINDOW_KINDS:
             apply_window(self, seat, action)
-            self._touch()
-            if self.countdown and not self.to_act():
+            # a stake placed or insured, or one in prison moved, keeps its owner to act: only
+            # ``done`` and ``remove`` can leave nobody the window waits for
+            if kind in ("done", "remove") and self.countdown and not self.to_act():
                 self._rien_ne_va_plus()
         elif self.phase == UN_APRES and kind in ("share", "prison"):
             assert self.settlement is not None

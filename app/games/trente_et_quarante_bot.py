@@ -29,21 +29,31 @@ def bot_choice(
     rng: random.Random,
 ) -> Action:
     """The bot's next action among ``templates`` (the seat's legal actions)."""
-    by_kind = {template["kind"]: template for template in templates}
-    if "prison" in by_kind:
-        return {"kind": "prison", "chance": by_kind["prison"]["params"]["chance"]["one_of"][0]}
     last = history[-1]["winner"] if history else None
     series = len(history) >= 2 and last is not None and history[-2]["winner"] == last
+    wanted = [last or ROUGE]
+    stake: LegalAction | None = None
+    prison = insure = done = None
+    for template in templates:  # one pass: the stake on the chance followed, the last of others
+        kind = template["kind"]
+        if kind == "stake":
+            if stake is None and template["params"]["chance"]["one_of"] == wanted:
+                stake = template
+        elif kind == "prison":
+            prison = template
+        elif kind == "insure":
+            insure = template
+        elif kind == "done":
+            done = template
+    if prison is not None:
+        return {"kind": "prison", "chance": prison["params"]["chance"]["one_of"][0]}
     if not stakes:
-        chance = last or ROUGE
-        for template in templates:
-            params = template["params"]
-            if template["kind"] == "stake" and params["chance"]["one_of"] == [chance]:
-                bounds = params["amount"]
-                amount = min(max((2 if series else 1) * UNIT, bounds["min"]), bounds["max"])
-                return {"kind": "stake", "chance": chance, "amount": amount}
-    elif series and "insure" in by_kind:
-        return {"kind": "insure", "chance": by_kind["insure"]["params"]["chance"]["one_of"][0]}
-    if "done" in by_kind:
+        if stake is not None:
+            bounds = stake["params"]["amount"]
+            amount = min(max((2 if series else 1) * UNIT, bounds["min"]), bounds["max"])
+            return {"kind": "stake", "chance": wanted[0], "amount": amount}
+    elif series and insure is not None:
+        return {"kind": "insure", "chance": insure["params"]["chance"]["one_of"][0]}
+    if done is not None:
         return {"kind": "done"}
     return random_action(templates, rng)

@@ -11,7 +11,7 @@ a second); everything else here is small and pure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.games.cards import RANKS, SUITS, is_red
 from app.games.values import pips
@@ -42,6 +42,15 @@ _TOTAL_EN = dict(
         strict=True,
     )
 )
+_TOTALS_CALLS = {
+    (noir, rouge): (
+        f"{_TOTAL_FR[noir]}… {_TOTAL_FR[rouge]}",
+        f"{_TOTAL_EN[noir]}… {_TOTAL_EN[rouge]}",
+    )
+    for noir in _TOTAL_FR
+    for rouge in _TOTAL_FR
+}
+"""The call of the two totals, by the totals ("Sept… Deux")."""
 _RESULT_CALLS = {
     (ROUGE, COULEUR): ("Rouge gagne et couleur", "Red and colour win"),
     (ROUGE, INVERSE): ("Rouge gagne, la couleur perd", "Red and inverse win"),
@@ -50,14 +59,14 @@ _RESULT_CALLS = {
 }
 
 
-@dataclass(frozen=True)
-class Coup:
+class Coup(NamedTuple):
     """The two rows of a coup as dealt (first row Noir, second row Rouge), and their result.
 
     ``tie`` is ``"un_apres"`` for 31-31, ``"apres"`` for other equal totals, else None
     (§4 step 4); ``winner`` is the lower row's chance, ``"rouge"`` or ``"noir"``; ``colour`` is
     ``"couleur"`` when the first card has the winning row's colour, else ``"inverse"`` (both None
-    on equal totals). Build it with :meth:`of`.
+    on equal totals). Build it with :meth:`of`. A named tuple, immutable like a frozen dataclass
+    but built in a fraction of the time (one is built for every coup).
     """
 
     noir_cards: list[str]
@@ -91,10 +100,8 @@ class Coup:
         >>> Coup.of(["TH", "9S", "8D", "QC"], ["TS", "TD", "KC", "2H"], 37, 32).calls()[0]
         {'fr': 'Sept… Deux', 'en': 'Seven… Two'}
         """
-        totals = {
-            "fr": f"{_TOTAL_FR[self.noir]}… {_TOTAL_FR[self.rouge]}",
-            "en": f"{_TOTAL_EN[self.noir]}… {_TOTAL_EN[self.rouge]}",
-        }
+        fr, en = _TOTALS_CALLS[self.noir, self.rouge]
+        totals = {"fr": fr, "en": en}
         tie = self.tie
         if tie == UN_APRES:
             result = {"fr": "Un après", "en": "A tie on 31 (un après)"}

@@ -32,25 +32,30 @@ class CoupSettlement:
         self.stakes = stakes
         """The free stakes as they stood at "Rien ne va plus" (for the hand's summary), each
         with ``house``: what the house took from it (negative: paid) in this coup."""
-        self._records = {(stake["seat"], stake["chance"]): stake for stake in stakes}
         for stake in stakes:
             stake["house"] = 0
         self.calls = coup.calls()
         """The dealer's announcements (§4 step 6)."""
+        self.result = coup.result()
+        """The totals and the result (:meth:`.Coup.result`), for the score card and summary."""
         self.pending: dict[int, set[str]] = {}
         """Un après: the chances of each owner's free stakes that await a choice."""
 
     def settle(self) -> None:
-        """Charge the insurance, announce the coup and settle what needs no choice."""
+        """Charge the insurance, announce the coup and settle what needs no choice.
+
+        The free stakes are settled from :attr:`stakes`, which lists them as they stand (in
+        seat order), so that each one's record is at hand.
+        """
         game = self.game
-        for seat, mine in sorted(game.free.items()):
-            for chance, stake in mine.items():
-                if stake.insured:
-                    cost = premium(stake.amount)
-                    game.pay(seat_account(seat), "house", cost, f"insurance of the {chance} stake")
-                    self._records[(seat, chance)]["house"] += cost
+        for record in self.stakes:
+            if record["insured"]:
+                cost = premium(record["amount"])
+                reason = f"insurance of the {record['chance']} stake"
+                game.pay(seat_account(record["seat"]), "house", cost, reason)
+                record["house"] += cost
         for call in self.calls:
-            game.log("call", fr=call["fr"], en=call["en"])
+            game.log_event({"kind": "call", "fr": call["fr"], "en": call["en"]})
         tie = self.coup.tie
         if tie is None:
             self._decided()
@@ -60,15 +65,14 @@ class CoupSettlement:
     def _decided(self) -> None:
         game = self.game
         wins = self.coup.winning_chances
-        for seat, mine in sorted(game.free.items()):
-            for chance, stake in mine.items():
-                record = self._records[(seat, chance)]
-                if chance in wins:
-                    game.pay("house", seat_account(seat), stake.amount, f"{chance} stake won")
-                    record["house"] -= stake.amount
-                else:
-                    game.pay(seat_account(seat), "house", stake.amount, f"{chance} stake lost")
-                    record["house"] += stake.amount
+        for record in self.stakes:
+            chance, amount = record["chance"], record["amount"]
+            if chance in wins:
+                game.pay("house", seat_account(record["seat"]), amount, f"{chance} stake won")
+                record["house"] -= amount
+            else:
+                game.pay(seat_account(record["seat"]), "house", amount, f"{chance} stake lost")
+                record["house"] += amount
         kept: list[PrisonStake] = []
         for held in game.prison:
             account = prison_account(held.owner)
@@ -97,10 +101,9 @@ class CoupSettlement:
                 kept.append(held)
                 game.log("prison_deeper", seat=held.owner, **held.to_json())
         game.prison = kept
-        for seat, mine in sorted(game.free.items()):
-            for chance, stake in mine.items():
-                if not stake.insured:
-                    self.pending.setdefault(seat, set()).add(chance)
+        for record in self.stakes:
+            if not record["insured"]:
+                self.pending.setdefault(record["seat"], set()).add(record["chance"])
         if self.pending:
             game.log("un_apres_choice", seats=sorted(self.pending))
 
@@ -121,7 +124,8 @@ class CoupSettlement:
         amount = game.free[seat][chance].amount
         if share:
             self._share(seat_account(seat), seat, amount, chance)
-            self._records[(seat, chance)]["house"] += amount - amount // 2
+            record = next(r for r in self.stakes if r["seat"] == seat and r["chance"] == chance)
+            record["house"] += amount - amount // 2
             game.log("share", seat=seat, chance=chance, amount=amount, returned=amount // 2)
             return
         stake = PrisonStake(game.next_prison_id, seat, chance, amount, 1)

@@ -11,7 +11,6 @@ staked are the free stakes of the coups that were dealt (a void coup puts nothin
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from app.games.base import CompletedHand, GameStats
@@ -25,13 +24,14 @@ class TrenteEtQuaranteStats(GameStats):
         super().__init__(options)
         self.hands = 0
         self.void = 0
-        self.rows: Counter[int] = Counter()
+        self.rows = dict.fromkeys(range(31, 41), 0)
+        """How often each row total came up (a row ends between 31 and 40)."""
         self.ties = 0
         self.ties_31 = 0
-        self.wins: Counter[str] = Counter()
-        self.staked: Counter[bool] = Counter()
+        self.wins = dict.fromkeys(CHANCES, 0)
+        self.staked = {False: 0, True: 0}
         """Chips staked, by insured (True) or not (False)."""
-        self.house: Counter[bool] = Counter()
+        self.house = {False: 0, True: 0}
         """The house's net result from those stakes, the same way."""
 
     def observe(self, hand: CompletedHand) -> None:
@@ -53,10 +53,11 @@ class TrenteEtQuaranteStats(GameStats):
         else:
             self.wins[summary["winner"]] += 1
             self.wins[summary["colour"]] += 1
+        staked, house = self.staked, self.house
         for stake in summary["stakes"]:
             insured = bool(stake["insured"])
-            self.staked[insured] += stake["amount"]
-            self.house[insured] += stake["house"]
+            staked[insured] += stake["amount"]
+            house[insured] += stake["house"]
 
     def _per_chip(self, insured: bool) -> float | None:
         staked = self.staked[insured]

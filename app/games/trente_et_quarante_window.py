@@ -12,8 +12,12 @@ In the window ("Faites vos jeux") a bettor may:
 
 A stake's ceiling is the least of ``max_stake``, what the bettor's stack holds beside their
 other stakes and premiums, and the house's cover (:func:`.trente_et_quarante_stakes.house_limit`);
-lowering a stake is always allowed. The templates are dict literals: the simulation builds them
-after every action.
+lowering a stake is always allowed.
+
+``legal`` is asked after every action (the simulation deals tens of thousands of coups a
+second), so it is built in one pass over the chances with plain comparisons, and the templates
+of a bettor before anyone has staked (every window starts so) are kept and shared: they depend
+only on how high the bettor may stake and on the countdown (:func:`opening_legal`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from app.games.trente_et_quarante_coup import CHANCES, OPPOSITE
 from app.games.trente_et_quarante_stakes import (
     FreeStake,
     chance_totals,
-    house_limit,
+    exposure,
+    house_limits,
     largest_stake,
     premium,
 )
@@ -35,26 +40,52 @@ if TYPE_CHECKING:
 
 
 def window_legal(game: TrenteEtQuarante, seat: int) -> list[LegalAction]:
-    """The window's actions for a bettor who is not done (RULES.md §4 step 1)."""
+    """The window's actions for a bettor who is not done (RULES.md §4 step 1); none for a
+    seat that is not at the table.
+
+    It is built after every action of a coup, so it keeps to a single pass over the chances
+    with plain comparisons (``a if a < b else b`` for the smaller of two).
+    """
+    stack = game.balances.get(seat_account(seat))
+    if stack is None:  # not (or no longer) at the table
+        return []
     options = game.options
     least = options["min_stake"]
-    stack = game.balances[seat_account(seat)]
-    mine = game.free.get(seat, {})
-    room = stack - sum(stake.cost for stake in mine.values())
-    totals = chance_totals(game.free)
+    most = options["max_stake"]
+    available = game.house_available
+    free = game.free
+    if not free and not (game.prison and any(held.owner == seat for held in game.prison)):
+        return opening_legal(game, stack)
+    mine = free.get(seat, {})
+    room = stack  # what the stack holds beside the bettor's stakes and premiums
+    for own in mine.values():
+        room -= own.cost
+    # The house's cover on each chance matters only when it has less than max_stake to spare
+    # beyond the most it could pay now (it covers at least that much on any chance).
+    totals = chance_totals(free)
+    covers = None if available - exposure(totals) >= most else house_limits(totals, available)
     out: list[LegalAction] = []
+    staked: list[str] = []
+    insurable: list[str] = []
     for chance in CHANCES:
-        if OPPOSITE[chance] in mine:
-            continue
         stake = mine.get(chance)
-        if stake is None:
-            affordable = room
-            cover = house_limit(totals, chance, 0, game.house_available)
+        if stake is not None:  # a change: as far as the room and the stake itself would pay
+            staked.append(chance)
+            if not stake.insured and premium(stake.amount) <= room:
+                insurable.append(chance)
+            high = largest_stake(room + stake.cost, stake.insured)
+            if covers is not None:  # the stake as it stands, and what the house covers there
+                cover = covers[chance]
+                cover = stake.amount + (cover if cover > 0 else 0)
+                high = high if high < cover else cover
+        elif OPPOSITE[chance] in mine:  # never both sides of one pair
+            continue
         else:
-            affordable = largest_stake(room + stake.cost, stake.insured)
-            cover = house_limit(totals, chance, stake.amount, game.house_available)
-            cover = max(cover, stake.amount)
-        high = min(options["max_stake"], affordable, cover)
+            high = room
+            if covers is not None:
+                cover = covers[chance]
+                high = high if high < cover else cover
+        high = high if high < most else most
         if high >= least:
             out.append(
                 {
@@ -65,15 +96,10 @@ def window_legal(game: TrenteEtQuarante, seat: int) -> list[LegalAction]:
                     },
                 }
             )
-    if mine:
-        staked = [c for c in CHANCES if c in mine]
+    if staked:
         out.append({"kind": "remove", "params": {"chance": {"one_of": staked}}})
-        if options["insurance"]:
-            insurable = [
-                c for c in staked if not mine[c].insured and premium(mine[c].amount) <= room
-            ]
-            if insurable:
-                out.append({"kind": "insure", "params": {"chance": {"one_of": insurable}}})
+        if insurable and options["insurance"]:
+            out.append({"kind": "insure", "params": {"chance": {"one_of": insurable}}})
     for held in game.prison:
         if held.owner == seat:
             others = [c for c in CHANCES if c != held.chance]
@@ -81,6 +107,45 @@ def window_legal(game: TrenteEtQuarante, seat: int) -> list[LegalAction]:
     if game.countdown and (out or stack >= least):
         out.append({"kind": "done", "params": {}})
     return out
+
+
+OPENINGS_KEPT = 512
+"""How many sets of opening templates a table keeps (a bettor's stack below ``max_stake``
+makes a new one); past that they are forgotten and built again."""
+
+
+def opening_legal(game: TrenteEtQuarante, stack: int) -> list[LegalAction]:
+    """The window's actions for a bettor holding ``stack`` when no free stake is down at the
+    table and none of theirs is in prison: a stake on any chance up to the least of
+    ``max_stake``, the stack and what the house has (:func:`window_legal`), then ``done``.
+
+    They depend on nothing else, so they are kept by the ceiling and the countdown and shared
+    by every such bettor and window (templates are only read); the list is a new one.
+    """
+    least, most = game.options["min_stake"], game.options["max_stake"]
+    high = most if most < stack else stack
+    high = high if high < game.house_available else game.house_available
+    key = (high, game.countdown, stack >= least)
+    kept = game.opening_templates.get(key)
+    if kept is None:
+        kept = []
+        if high >= least:
+            kept = [
+                {
+                    "kind": "stake",
+                    "params": {
+                        "chance": {"one_of": [chance]},
+                        "amount": {"min": least, "max": high},
+                    },
+                }
+                for chance in CHANCES
+            ]
+        if game.countdown and (kept or stack >= least):
+            kept.append({"kind": "done", "params": {}})
+        if len(game.opening_templates) >= OPENINGS_KEPT:
+            game.opening_templates.clear()
+        game.opening_templates[key] = kept
+    return list(kept)
 
 
 def apply_window(game: TrenteEtQuarante, seat: int, action: Action) -> None:
@@ -94,23 +159,25 @@ def apply_window(game: TrenteEtQuarante, seat: int, action: Action) -> None:
         else:
             mine[chance] = FreeStake(amount)
         game.countdown = True
-        game.log("stake", seat=seat, chance=chance, amount=amount)
+        game.log_event({"kind": "stake", "seat": seat, "chance": chance, "amount": amount})
     elif kind == "remove":
         mine = game.free[seat]
         del mine[action["chance"]]
         if not mine:
             del game.free[seat]
-        game.log("remove", seat=seat, chance=action["chance"])
+        game.log_event({"kind": "remove", "seat": seat, "chance": action["chance"]})
     elif kind == "insure":
-        stake = game.free[seat][action["chance"]]
+        chance = action["chance"]
+        stake = game.free[seat][chance]
         stake.insured = True
-        game.log("insure", seat=seat, chance=action["chance"], premium=premium(stake.amount))
+        cost = premium(stake.amount)
+        game.log_event({"kind": "insure", "seat": seat, "chance": chance, "premium": cost})
     elif kind == "move_prison":
         moved = next(p for p in game.prison if p.id == action["stake"] and p.owner == seat)
         game.log("move_prison", seat=seat, stake=moved.id, chance=moved.chance, to=action["to"])
         moved.chance = action["to"]
     elif kind == "done":
         game.done.add(seat)
-        game.log("done", seat=seat)
+        game.log_event({"kind": "done", "seat": seat})
     else:
         raise ValueError(f"not a window action: {kind!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import re
 import time
 from typing import Any
 
@@ -19,6 +20,22 @@ hand_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("hand_id",
 def set_context(table_id: str | None, hand_id: str | None) -> None:
     table_var.set(table_id)
     hand_var.set(hand_id)
+
+
+SECRET_PARAMS = re.compile(r"([?&](?:token|admin_token|invite|code)=)[^&\s\"']*", re.IGNORECASE)
+"""Query parameters that are credentials: a socket's ``?token=``, the host's token, a private
+table's invite and a recovery code. uvicorn logs each socket's path with its query string."""
+
+
+class RedactSecrets(logging.Filter):
+    """Blank the credentials in a record's message (``?token=…``) before any handler writes it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = SECRET_PARAMS.sub(r"\1…", message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -40,6 +57,7 @@ class JsonFormatter(logging.Formatter):
 def configure(level: str = "INFO", *, json_lines: bool = True) -> None:
     """Send every logger (uvicorn's too) to stderr, as JSON lines or plain text."""
     handler = logging.StreamHandler()
+    handler.addFilter(RedactSecrets())
     handler.setFormatter(
         JsonFormatter()
         if json_lines

@@ -39,6 +39,9 @@ def hand_export(
                 "made_in_this_hand": made,
                 "revealed": revealed,
                 "seed": stored.seed if revealed and stored is not None else None,
+                # the cards the shuffle took, in order: with the seed, the deal order
+                # (docs/fairness.md, "Your own way")
+                "source": list(stored.source) if revealed and stored is not None else None,
             }
         )
     return {

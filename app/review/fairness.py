@@ -8,8 +8,10 @@ shoe is retired (replaced by the next shuffle, or the table closed). Then anyone
 1. **commitment**: SHA-256(seed) is the commitment published before the deal;
 2. **deal order**: the order is recomputed from the seed and the cards the shuffle took;
 3. **continuity**: the stock at the start of the hand continues that order (the cards dealt
-   from the shoe in earlier hands came first; cards gathered back under the stock, in the
-   games that do so, come after);
+   from the shoe in earlier hands came first). In a game that gathers used cards back under
+   the stock (Greek 31) the stock is derived instead: the hands dealt from the shoe since its
+   shuffle are re-played in turn, each from the stock the one before it left (the first from
+   the published seed), and the stock they leave must be this hand's;
 4. **cards dealt**: the hand is dealt again from that stock, with the revealed seeds for the
    shuffles made during the hand, and the recorded actions re-applied: every event of the
    hand (every card dealt, shown or kept hidden) and every chip moved must be the recorded
@@ -21,11 +23,17 @@ While a shoe the hand drew from is still in play its seed stays secret, and the 
 
 from __future__ import annotations
 
+import copy
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select, tuple_
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Hand
 from app.games.cards import Shuffle, commitment, shuffled
 from app.replay import ReplayError, start
 
@@ -90,6 +98,9 @@ def order_digest(order: list[str]) -> str:
 GATHERING_GAMES = frozenset({"greek-31"})
 """Games whose used cards go under the stock without a shuffle (RULES.md §2 step 5)."""
 
+MAX_CHAIN = 20_000
+"""The most hands :func:`earlier_hands` reads back to find the hand that shuffled a shoe."""
+
 
 def continuity(stock: list[str], order: list[str], *, gathers: bool = False) -> int | None:
     """How many cards of ``order`` were dealt before ``stock``, or None when the stock does
@@ -110,8 +121,120 @@ def _plain(event: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k != "t"}
 
 
-def verify(record: dict[str, Any], shoes: dict[str, StoredShoe], table_closed: bool) -> Proof:
-    """Check the hand of ``record`` against the shoes' published commitments and seeds."""
+def _stock_of(state: Any, commit: str) -> dict[str, Any] | None:
+    """The stock in an engine's snapshot that shoe ``commit`` made, if any."""
+    for stock in shuffles_in(state):
+        shuffle = stock.get("shuffle")
+        if isinstance(shuffle, dict) and shuffle.get("commit") == commit:
+            return stock
+    return None
+
+
+def derive_stock(
+    commit: str, shoes: dict[str, StoredShoe], earlier: Sequence[dict[str, Any]]
+) -> tuple[list[str] | None, str]:
+    """The stock shoe ``commit`` was left as by the hands ``earlier`` (the table's hands
+    before this one, oldest first, back to the one that shuffled the shoe): the hand that
+    shuffled it re-played with the published seeds, then each later hand re-played from the
+    stock the one before it left. Only the seed and the recorded decisions decide it: no
+    stored stock after the shuffle is taken on trust. Returns the stock (None when it cannot
+    be derived) and what was done or went wrong."""
+    maker = next(
+        (
+            i
+            for i in range(len(earlier) - 1, -1, -1)
+            if commit in ((earlier[i].get("shuffles") or {}).get("new") or [])
+        ),
+        None,
+    )
+    if maker is None:
+        return None, f"the hand that shuffled shoe {commit[:12]}… is not in the table's history"
+    stock: dict[str, Any] | None = None
+    for j, rec in enumerate(earlier[maker:]):
+        number = rec.get("number")
+        private = copy.deepcopy(rec.get("private"))
+        if not isinstance(private, dict) or "start_state" not in private:
+            return None, f"hand {number} has no full record"
+        if j == 0:
+            seeds = []
+            for made in (rec.get("shuffles") or {}).get("new") or []:
+                stored = shoes.get(made)
+                if stored is None:
+                    return None, f"hand {number} shuffled shoe {made[:12]}…, never published"
+                seeds.append(stored.seed)
+            private["shuffle_seeds"] = seeds
+        else:
+            node = _stock_of(private["start_state"], commit)
+            if node is None:
+                return None, f"hand {number} did not deal from shoe {commit[:12]}…"
+            node.clear()  # the stock as the hand before left it, not as this record says
+            node.update(copy.deepcopy(stock or {}))
+        try:
+            replay = start({**rec, "private": private}).finish()
+        except (ReplayError, ValueError) as err:
+            return None, f"hand {number} does not re-play: {err}"
+        node = _stock_of(replay.engine.snapshot(), commit)
+        if node is None:
+            return None, f"re-played, hand {number} leaves no stock of shoe {commit[:12]}…"
+        stock = copy.deepcopy(node)
+    assert stock is not None
+    return list(stock["cards"]), f"{len(earlier) - maker} hand(s) re-played since its shuffle"
+
+
+async def earlier_hands(
+    session: AsyncSession, hand_id: str, table_id: str, ended_at: datetime
+) -> list[dict[str, Any]]:
+    """The records of a table's finished hands before ``hand_id``, oldest first, back to the
+    one that shuffled the shoe it drew from (what :func:`verify` needs for a game that
+    gathers used cards under the stock; empty for any other game)."""
+    hand = await session.get(Hand, hand_id)
+    record = (hand.record if hand is not None else None) or {}
+    if record.get("game") not in GATHERING_GAMES:
+        return []
+    commits = {
+        str(stock["shuffle"].get("commit"))
+        for stock in shuffles_in((record.get("private") or {}).get("start_state"))
+        if isinstance(stock.get("shuffle"), dict)
+    }
+    out: list[dict[str, Any]] = []
+    cursor: tuple[datetime, str] = (ended_at, hand_id)
+    while commits and len(out) < MAX_CHAIN:
+        rows = (
+            await session.execute(
+                select(Hand.record, Hand.ended_at, Hand.id)
+                .where(
+                    Hand.table_id == table_id,
+                    Hand.status == "finished",
+                    tuple_(Hand.ended_at, Hand.id) < tuple_(*cursor),
+                )
+                .order_by(Hand.ended_at.desc(), Hand.id.desc())
+                .limit(100)
+            )
+        ).all()
+        if not rows:
+            break
+        for earlier, ended, earlier_id in rows:
+            out.append(dict(earlier or {}))
+            cursor = (ended, earlier_id)
+            commits -= set((out[-1].get("shuffles") or {}).get("new") or [])
+            if not commits:
+                break
+    out.reverse()
+    return out
+
+
+def verify(
+    record: dict[str, Any],
+    shoes: dict[str, StoredShoe],
+    table_closed: bool,
+    *,
+    earlier: Sequence[dict[str, Any]] | None = None,
+) -> Proof:
+    """Check the hand of ``record`` against the shoes' published commitments and seeds.
+
+    ``earlier``: for a game that gathers used cards under the stock, the table's hands
+    before this one back to the one that shuffled its shoe (:func:`earlier_hands`); without
+    them such a hand's stock cannot be tied to the seed, and the proof fails."""
     proof = Proof()
     private = record.get("private")
     if not isinstance(private, dict) or "start_state" not in private:
@@ -141,6 +264,9 @@ def verify(record: dict[str, Any], shoes: dict[str, StoredShoe], table_closed: b
             continue
         order = shuffled(list(stored.source), bytes.fromhex(stored.seed))
         gathers = record.get("game") in GATHERING_GAMES
+        if gathers:
+            _derived_continuity(proof, entry, stock, order, shoes, earlier)
+            continue
         dealt = continuity(list(stock["cards"]), order, gathers=gathers)
         entry["dealt_before_hand"] = dealt
         if proof.check(
@@ -180,6 +306,43 @@ def verify(record: dict[str, Any], shoes: dict[str, StoredShoe], table_closed: b
         return proof
     _check_deal(proof, record, seeds, [shoes[c] for c in made])
     return proof
+
+
+def _derived_continuity(
+    proof: Proof,
+    entry: dict[str, Any],
+    stock: dict[str, Any],
+    order: list[str],
+    shoes: dict[str, StoredShoe],
+    earlier: Sequence[dict[str, Any]] | None,
+) -> None:
+    """Continuity where used cards go under the stock: the stock at the start of the hand
+    must be the one derived from the seed and the hands since the shuffle."""
+    commit = str(stock["shuffle"].get("commit"))
+    if earlier is None:
+        proof.check(
+            "continuity",
+            False,
+            f"shoe {commit[:12]}…: the hands dealt from it before this one are needed",
+        )
+        return
+    derived, how = derive_stock(commit, shoes, earlier)
+    cards = list(stock["cards"])
+    if derived is None:
+        proof.check("continuity", False, f"shoe {commit[:12]}…: {how}")
+        return
+    ok = derived == cards
+    dealt = continuity(cards, order, gathers=True) if ok else None
+    entry["dealt_before_hand"] = dealt
+    if proof.check(
+        "continuity",
+        ok,
+        f"the stock at the start of the hand is the one shoe {commit[:12]}… was left as ({how})"
+        if ok
+        else f"the stock at the start of the hand is NOT the one shoe {commit[:12]}… was "
+        f"left as ({how})",
+    ):
+        entry["gathered_under"] = len(cards) - (len(order) - (dealt or 0))
 
 
 def _check_shoe(proof: Proof, entry: dict[str, Any], stored: StoredShoe) -> None:

@@ -6,7 +6,8 @@ A *session* is one sitting of one player at one table: it starts with the ``buy-
 (table stack back to the bankroll). A stack of 0 is cashed out without an entry (the ledger
 records no empty movement), so a new buy-in at the same table, or the player no longer being
 seated there, ends a session too. A player still seated has a session still open: its
-``stack`` is what the table stack holds now.
+``stack`` is what the player has on the table now (the table stack, and any bets put up or
+stakes in prison).
 
 ``net`` = buy-out + stack − buy-in (buy-in counting the top-ups): what the sitting won.
 """
@@ -164,21 +165,29 @@ async def _finish(session: AsyncSession, sessions: list[Session]) -> list[Sessio
             )
         ).all()
     )
-    open_accounts = [f"stack:{s.table_id}:{s.player_id}" for s in sessions if s.status == "playing"]
-    stacks: dict[str, int] = {}
-    if open_accounts:
-        stacks = {
-            a: int(b)
-            for a, b in await session.execute(
-                select(Account.id, Account.balance).where(Account.id.in_(open_accounts))
+    # What a seated player has on the table: the stack and whatever of theirs lies in front of
+    # them (bets put up, stakes in prison: ``bets:T:P``, ``prison:T:P``), as the player page's
+    # chart counts it; without those a player mid-match would show a loss not yet made.
+    open_pairs = {(s.player_id, s.table_id) for s in sessions if s.status == "playing"}
+    stacks: dict[tuple[str, str], int] = {}
+    if open_pairs:
+        rows = await session.execute(
+            select(Account.player_id, Account.table_id, Account.balance).where(
+                Account.player_id.in_({p for p, _ in open_pairs}),
+                Account.table_id.in_({t for _, t in open_pairs}),
+                Account.kind != "bankroll",
             )
-        }
+        )
+        for player_id, table_id, balance in rows:
+            key = (str(player_id), str(table_id))
+            if key in open_pairs:
+                stacks[key] = stacks.get(key, 0) + int(balance)
     for s in sessions:
         s.player = str(names.get(s.player_id, "?"))
         s.table, s.game = info.get(s.table_id, ("?", "?"))
         if s.status == "playing":
             if (s.player_id, s.table_id) in seated:
-                s.stack = stacks.get(f"stack:{s.table_id}:{s.player_id}", 0)
+                s.stack = stacks.get((s.player_id, s.table_id), 0)
             else:
                 s.status = "left"  # stood up with an empty stack
     return sessions

@@ -78,7 +78,8 @@ def _owner(account: str) -> int | None:
 
 
 def describe(step: Step, names: dict[int, str]) -> str:
-    """One line for a step: "Ada: bet 20", "Basil (timer): stand", "Clio sits down (300)"."""
+    """One line for a step: "Ada: bet 20", "Basil (timer): stand", "Cleo: stand, concealing
+    the first card", "Clio sits down with 300 chips"."""
     entry = step.entry
     if entry is None:
         return "The deal"
@@ -91,14 +92,51 @@ def describe(step: Step, names: dict[int, str]) -> str:
         return f"{who} adds {entry.get('amount')} chips"
     if roster == "leave":
         return f"{who} stands up"
-    action = dict(entry.get("action") or {})
-    kind = str(action.pop("kind", "?")).replace("_", " ")
     by = entry.get("by")
     tag = {"timeout": " (timer)", "bot": " (bot)"}.get(str(by), "")
     if tag and tag.strip() in who:  # a bot's name already says so
         tag = ""
-    params = " ".join(_param_text(v) for v in action.values())
-    return f"{who}{tag}: {kind}{(' ' + params) if params else ''}"
+    return f"{who}{tag}: {action_text(entry.get('action') or {})}"
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+PARAM_ORDER = ("amount", "chance", "stake", "to")
+"""Parameters read in this order, the others after them in the action's: "stake 20 on rouge"."""
+
+
+def action_text(action: dict[str, Any]) -> str:
+    """An action in words: its kind, then each parameter as a phrase (each game's actions in
+    docs/protocol.md): "bet 20", "stake 20 on rouge", "stand, concealing the first card",
+    "draw from the stock", "cut at 17", "discard 6D, 2S". A parameter this does not know
+    reads "name value"."""
+    params = {k: v for k, v in action.items() if k != "kind" and v is not None}
+    text = str(action.get("kind", "?")).replace("_", " ")
+    names = [n for n in PARAM_ORDER if n in params] + [n for n in params if n not in PARAM_ORDER]
+    for name in names:
+        text += _phrase(name, params[name], amount="amount" in params)
+    return text
+
+
+def _phrase(name: str, value: Any, *, amount: bool) -> str:
+    """One parameter's words, with the space or comma that joins them to what comes before."""
+    plain = _param_text(value)
+    if name in ("amount", "pattern", "cards"):  # "bet 20", "deal 2-1", "discard 6D, 2S"
+        return f" {plain}"
+    if name == "chance":  # Trente et Quarante: "stake 20 on rouge", "insure the stake on noir"
+        return f" on {plain}" if amount else f" the stake on {plain}"
+    if name == "conceal":  # Greek 31: the index of a card in the dealer's hand
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(ORDINALS):
+            return f", concealing the {ORDINALS[value]} card"
+        return f", concealing card {plain}"
+    if name == "source":  # En og tredive
+        return " from the discard pile" if value == "discard" else f" from the {plain}"
+    if name == "position":  # En og tredive's cut
+        return f" at {plain}"
+    if name == "stake":  # Trente et Quarante: "move prison stake 3 to noir"
+        return f" stake {plain}"
+    if name == "to":
+        return f" to {plain}"
+    return f" {name.replace('_', ' ')} {plain}"
 
 
 def _param_text(value: Any) -> str:

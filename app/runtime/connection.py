@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections import deque
 from typing import Protocol
 
 SEND_QUEUE_LIMIT = 256
@@ -51,14 +50,28 @@ class RateLimiter:
 
 class Connection:
     """A connected client: its player (if any), its outgoing queue and, while the queue holds
-    something, the task that writes it out."""
+    something, the task that writes it out. Slotted, with a plain list for a queue (a deque
+    costs 760 bytes even empty): thousands of these live at once (docs/performance.md)."""
+
+    __slots__ = (
+        "_sink_closed",
+        "_task",
+        "close_code",
+        "close_reason",
+        "closed",
+        "id",
+        "name",
+        "player_id",
+        "queue",
+        "sink",
+    )
 
     def __init__(self, sink: Sink, player_id: str | None, name: str | None) -> None:
         self.id = next(_ids)
         self.sink = sink
         self.player_id = player_id
         self.name = name
-        self.queue: deque[str] = deque()
+        self.queue: list[str] = []
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
@@ -97,7 +110,7 @@ class Connection:
         try:
             queue = self.queue
             while queue:
-                await self.sink.send_text(queue.popleft())
+                await self.sink.send_text(queue.pop(0))  # a few at most, rarely many
             if self.closed:
                 self._sink_closed = True
                 await self.sink.close(self.close_code, self.close_reason)

@@ -16,7 +16,7 @@ from app.runtime.house import House
 from app.runtime.protocol import ProtocolError
 from app.runtime.records import SeatInfo, engine_account
 from app.runtime.table import TableActor
-from app.runtime.writer import Writer
+from app.runtime.writer import DatabaseWriter
 
 log = logging.getLogger("table31.lobby")
 
@@ -26,7 +26,7 @@ BOT_NAMES = ("Ada", "Basil", "Clio", "Dmitri", "Elena", "Faustine", "Georgios", 
 class Lobby:
     """The table registry: one :class:`TableActor` per open table."""
 
-    def __init__(self, writer: Writer, settings: Settings, seeds: SeedSource = csprng_seed):
+    def __init__(self, writer: DatabaseWriter, settings: Settings, seeds: SeedSource = csprng_seed):
         self.writer = writer
         self.settings = settings
         self.seeds = seeds
@@ -67,16 +67,14 @@ class Lobby:
         table_id = store.new_id()[:12]
         invite = secrets.token_urlsafe(12) if private else None
         await self.writer.run(
-            lambda s: store.create_table(
-                s,
-                table_id=table_id,
-                name=name,
-                game=game,
-                options=parsed,
-                created_by=created_by,
-                private=private,
-                invite_code=invite,
-            )
+            store.create_table,
+            table_id=table_id,
+            name=name,
+            game=game,
+            options=parsed,
+            created_by=created_by,
+            private=private,
+            invite_code=invite,
         )
         actor = self._actor(
             table_id=table_id,
@@ -142,7 +140,7 @@ class Lobby:
             actor.engine.hand_number = max(actor.engine.hand_number, stored.last_hand_number)
             if stored.table_id in voided:
                 actor.engine.on_void()
-                actor.message = "The server restarted: the hand in play was void, stakes returned."
+                actor.notice("The server restarted: the hand in play was void, stakes returned.")
             actor.engine.take_log()
             actor.status = "paused" if stored.status == "paused" else "open"
             actor.pause_reason = stored.pause_reason if actor.status == "paused" else None
@@ -177,9 +175,10 @@ class Lobby:
             table._reserved[seat] = "bot"
         try:
             player, _ = await self.writer.run(
-                lambda s: store.create_player(
-                    s, name, bankroll=max(buy_in, self.settings.starting_bankroll), is_bot=True
-                )
+                store.create_player,
+                name,
+                bankroll=max(buy_in, self.settings.starting_bankroll),
+                is_bot=True,
             )
         finally:
             table._reserved.pop(seat, None)

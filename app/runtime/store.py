@@ -117,6 +117,35 @@ async def record_host_action(
     session.add(HostAction(action=action, detail=detail, note=note))
 
 
+async def fund_house(session: AsyncSession, amount: int, reason: str) -> int:
+    """The host grants chips to the house (RULES.md §4); returns its balance."""
+    await ledger.transfer(session, None, ledger.HOUSE, amount, reason)
+    await record_host_action(session, "fund_house", {"amount": amount}, reason)
+    return await ledger.balance(session, ledger.HOUSE)
+
+
+async def grant_or_take(
+    session: AsyncSession, player_id: str, amount: int, reason: str
+) -> int | None:
+    """The host grants chips to a bankroll (amount > 0) or takes them back (amount < 0);
+    the bankroll's balance after, or None if there is no such player. A take larger than
+    the bankroll raises :class:`app.ledger.InsufficientFunds`."""
+    if await session.get(Player, player_id) is None:
+        return None
+    account = ledger.bankroll(player_id)
+    if amount > 0:
+        await ledger.transfer(session, None, account, amount, reason)
+    else:
+        await ledger.transfer(session, account, None, -amount, reason)
+    await record_host_action(
+        session,
+        "grant_chips" if amount > 0 else "take_chips",
+        {"player_id": player_id, "amount": amount},
+        reason,
+    )
+    return await ledger.balance(session, account)
+
+
 # --------------------------------------------------------------------------- seats
 
 

@@ -18,7 +18,6 @@ played, that hand is marked void at restart, and the table continues from its la
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 import time
@@ -51,11 +50,16 @@ from app.runtime.protocol import (
     encode,
 )
 from app.runtime.records import SeatInfo
-from app.runtime.writer import Writer
+from app.runtime.writer import DatabaseWriter
 
 log = logging.getLogger("table31.table")
 
 REMEMBERED_ACT_IDS = 32
+NOTICE_SECONDS = 15.0
+"""A notice (a void hand, a restart) stays at least this long, over the next deals: after a
+restart the tables deal again before the players have reconnected to read it."""
+HOUSE_REFRESH_SECONDS = 0.05
+"""How soon a house-banked table republishes its limits after the house moved elsewhere."""
 BACKLOG_POLL_SECONDS = 0.5
 """How often a table waiting for the database writer to catch up looks again (on average)."""
 
@@ -85,7 +89,7 @@ class TableActor:
         name: str,
         game_cls: type[Game],
         options: dict[str, Any],
-        writer: Writer,
+        writer: DatabaseWriter,
         settings: Settings,
         created_by: str | None = None,
         seeds: SeedSource = csprng_seed,
@@ -136,7 +140,12 @@ class TableActor:
         """Seats held for a player whose buy-in the database is moving."""
         self._accepted: dict[str, dict[str, None]] = {}
         self.message: str | None = None
+        self._notice_until = 0.0
         self._state_dirty = False
+        self._house_refresh: asyncio.TimerHandle | None = None
+        self._chores: set[asyncio.Task[None]] = set()
+        if self.house is not None:
+            self.house.listen(self.table_id, self._house_moved)
 
     # ------------------------------------------------------------------ who is here
 
@@ -342,7 +351,7 @@ class TableActor:
 
         self._reserved[seat] = player_id
         try:
-            await self.writer.run(lambda s: store.sit(s, self.table_id, seat, player_id, buy_in))
+            await self.writer.run(store.sit, self.table_id, seat, player_id, buy_in)
         except InsufficientFunds:
             self._reserved.pop(seat, None)
             raise ProtocolError(
@@ -358,11 +367,7 @@ class TableActor:
                     raise RuleError(ErrorCode.TABLE_CLOSED, "this table closed meanwhile")
                 self.engine.sit(seat, buy_in)
             except RuleError as err:
-                self.writer.submit(
-                    functools.partial(
-                        store.leave, table_id=self.table_id, seat=seat, player_id=player_id
-                    )
-                )
+                self.writer.submit(store.leave, self.table_id, seat, player_id)
                 raise ProtocolError(err.code, err.message) from None
             self._seat_taken(seat, player_id, name, buy_in, is_bot)
 
@@ -388,6 +393,16 @@ class TableActor:
             raise ProtocolError(ErrorCode.NOT_SEATED, "you are not seated")
         self.request_leave(seat)
 
+    async def remove_bot(self, seat: int) -> bool | None:
+        """Stand the bot in ``seat`` up, now if the rules allow, else at the next moment
+        they do. None if no bot sits there; else whether it has left already."""
+        async with self.lock:
+            info = self.roster.get(seat)
+            if info is None or not info.is_bot:
+                return None
+            self.request_leave(seat)
+            return seat not in self.roster
+
     def request_leave(self, seat: int) -> None:
         """Stand up now if the rules allow it, else at the next moment they do."""
         self._pending_leave.add(seat)
@@ -405,11 +420,7 @@ class TableActor:
             self._note_roster(seat, "leave")
             info = self.roster.pop(seat)
             self._pending_leave.discard(seat)
-            self.writer.submit(
-                functools.partial(
-                    store.leave, table_id=self.table_id, seat=seat, player_id=info.player_id
-                )
-            )
+            self.writer.submit(store.leave, self.table_id, seat, info.player_id)
 
     def _in_open_hand(self, seat: int) -> bool:
         """A seat that was at the table when the hand in play began stands up when it ends,
@@ -428,9 +439,7 @@ class TableActor:
             raise ProtocolError(ErrorCode.ILLEGAL_ACTION, "you cannot add chips now")
         player_id = conn.player_id
         try:
-            await self.writer.run(
-                lambda s: store.top_up(s, self.table_id, player_id, top_up.amount)
-            )
+            await self.writer.run(store.top_up, self.table_id, player_id, top_up.amount)
         except InsufficientFunds:
             raise ProtocolError(
                 ErrorCode.INSUFFICIENT_FUNDS,
@@ -461,22 +470,23 @@ class TableActor:
         except RuleError:
             return
         self._before = before
-        self.message = None  # a notice (a void hand) lasts until the next deal
+        if self.clock() >= self._notice_until:
+            self.message = None  # a notice lasts until a deal, NOTICE_SECONDS at least
         self.hand_id = store.new_id()
         self._hand_started = datetime.now(UTC)
         self._hand_roster = dict(self.roster)
         # events since the last hand (a bank changing hands) open this hand's record
         self._actions = []
         hand_id, number, started = self.hand_id, self.engine.hand_number, self._hand_started
+        set_context(self.table_id, hand_id)
+        log.debug("hand %d dealt: %d seated", number, len(self.roster))
         self.writer.submit(
-            lambda s: store.hand_started(
-                s,
-                hand_id=hand_id,
-                table_id=self.table_id,
-                game=self.game_cls.id,
-                number=number,
-                started_at=started,
-            )
+            store.hand_started,
+            hand_id=hand_id,
+            table_id=self.table_id,
+            game=self.game_cls.id,
+            number=number,
+            started_at=started,
         )
         self._changed()
 
@@ -486,6 +496,7 @@ class TableActor:
         roster = self._hand_roster
         ended = datetime.now(UTC)
         net = records.net_by_seat(done.transfers)
+        acted = {entry["seat"] for entry in self._actions if "action" in entry}
         record: dict[str, Any] = {
             "version": records.RECORD_VERSION,
             "hand_id": self.hand_id,
@@ -520,10 +531,12 @@ class TableActor:
             ended_at=ended,
             movements=records.movements(done.transfers, self.table_id, roster),
             record=encode_json(record),
+            # who played: seated when it began, or sat down during it and acted in it (a
+            # Trente et Quarante punter joining the betting window) or had chips moved
             players={
                 info.player_id: (seat, net.get(seat, 0))
                 for seat, info in roster.items()
-                if f"seat:{seat}" in balances_before
+                if f"seat:{seat}" in balances_before or seat in net or seat in acted
             },
             staked=int(done.summary.get("staked", 0)),
             new_shoes=[
@@ -533,13 +546,24 @@ class TableActor:
             retired_commits=[s.commit for s in done.retired_shuffles],
             table_state=encode_json(self.engine.snapshot()),
         )
-        self.writer.submit(lambda s: store.hand_finished(s, finished))
+        self.writer.submit(store.hand_finished, finished)
+        log.info(
+            "hand %d settled: %d chips moved, net %s",
+            finished.number,
+            sum(m.amount for m in finished.movements),
+            {seat: amount for seat, amount in net.items() if amount},
+        )
         self.metrics.hand_settled(self.game_cls.id)
         self.hands_played += 1
         self._events = []
         self.hand_id = None
         self._before = None
         self._process_leaves()
+
+    def notice(self, text: str) -> None:
+        """Tell everyone at the table something (shown with the table until a later deal)."""
+        self.message = text
+        self._notice_until = self.clock() + NOTICE_SECONDS
 
     def _void_hand(self, reason: str) -> None:
         """Put the table back as it was before the hand; the hand is void, stakes back."""
@@ -563,10 +587,11 @@ class TableActor:
         engine.take_log()
         self.engine = engine
         hand_id = self.hand_id
-        self.writer.submit(lambda s: store.mark_void(s, hand_id, reason))
+        log.warning("hand void: %s", reason)
+        self.writer.submit(store.mark_void, hand_id, reason)
         self.hand_id = None
         self._before = None
-        self.message = reason
+        self.notice(reason)
 
     # ------------------------------------------------------------------ after every change
 
@@ -576,6 +601,29 @@ class TableActor:
             self.engine.house_available = self.house.available_for(  # type: ignore[attr-defined]
                 self.table_id
             )
+
+    def _house_moved(self) -> None:
+        """The house's balance or another table's exposure changed: publish this table's new
+        limits soon (at most every ``HOUSE_REFRESH_SECONDS``, however busy the others are)."""
+        if self._house_refresh is None and not self.closed:
+            self._house_refresh = asyncio.get_running_loop().call_later(
+                HOUSE_REFRESH_SECONDS, self._spawn_house_refresh
+            )
+
+    def _spawn_house_refresh(self) -> None:
+        self._chores.add(task := asyncio.create_task(self._refresh_from_house()))
+        task.add_done_callback(self._chores.discard)
+
+    async def _refresh_from_house(self) -> None:
+        async with self.lock:
+            self._house_refresh = None
+            if self.closed or self.house is None:
+                return
+            offered = self.engine.house_available  # type: ignore[attr-defined]
+            if offered == self.house.available_for(self.table_id):
+                return  # nothing this table offers has changed
+            set_context(self.table_id, self.hand_id)
+            self._changed()
 
     def _changed(self, notify_only: Connection | None = None) -> None:
         self._sync_house()
@@ -590,7 +638,7 @@ class TableActor:
             self._finish_hand(done)
         elif self._state_dirty and not self.engine.in_hand:
             state = self.engine.snapshot()
-            self.writer.submit(lambda s: store.save_table_state(s, self.table_id, state))
+            self.writer.submit(store.save_table_state, self.table_id, state)
         self._state_dirty = False
         if self.house is not None:
             self.house.note_exposure(self.table_id, self.engine.house_exposure())
@@ -660,7 +708,10 @@ class TableActor:
             game=self.game_cls.id,
             hand_id=self.hand_id,
             you=seat,
-            legal=self.engine.legal_actions(seat) if seat is not None else [],
+            # a paused table accepts no action, so it offers none (PROTOCOL.md: exact legal)
+            legal=self.engine.legal_actions(seat)
+            if seat is not None and self.status == "open"
+            else [],
             deadline=self.deadline,
             table=table,
         )
@@ -772,27 +823,38 @@ class TableActor:
         """The host pauses the table: clocks stop, nobody acts until it resumes; the players
         see why."""
         async with self.lock:
+            set_context(self.table_id, self.hand_id)
+            log.info("paused by the host: %s", reason or "(no reason given)")
             self.status = "paused"
             self.pause_reason = reason
-            self.writer.submit(lambda s: store.set_table_status(s, self.table_id, "paused", reason))
+            self.writer.submit(store.set_table_status, self.table_id, "paused", reason)
             self._changed()
 
     async def resume(self) -> None:
         async with self.lock:
+            set_context(self.table_id, self.hand_id)
+            log.info("resumed by the host")
             self.status = "open"
             self.pause_reason = None
-            self.writer.submit(lambda s: store.set_table_status(s, self.table_id, "open"))
+            self.writer.submit(store.set_table_status, self.table_id, "open")
             self._changed()
 
     async def shutdown(self, reason: str, *, close_table: bool = False) -> None:
         """Void the hand in play (stakes back), stop the clocks, close the sockets."""
         async with self.lock:
+            set_context(self.table_id, self.hand_id)
+            log.info("%s: %s", "closing" if close_table else "shutting down", reason)
             if self.hand_id is not None:
                 self._void_hand(reason)
             for task in (self._timer_task, self._bot_task, self._next_hand_task):
                 if task is not None:
                     task.cancel()
             self._timer_task = self._bot_task = self._next_hand_task = None
+            if self._house_refresh is not None:
+                self._house_refresh.cancel()
+                self._house_refresh = None
+            if self.house is not None:
+                self.house.unlisten(self.table_id)
             if close_table:
                 self._close_for_good()
             self.message = reason
@@ -809,23 +871,19 @@ class TableActor:
         released = records.movements(self.engine.transfers, self.table_id, self.roster)
         self.engine.transfers = []
         if released:
-            self.writer.submit(lambda s: ledger_record(s, released, table_id=self.table_id))
+            self.writer.submit(ledger_record, released, table_id=self.table_id)
         for seat, info in sorted(self.roster.items()):
             if self.engine.can_leave(seat):
                 self.engine.leave(seat)
             else:  # mid-match: the chips it held were released above
                 self.engine.on_leave(seat)
                 self.engine.balances.pop(f"seat:{seat}", None)
-            self.writer.submit(
-                functools.partial(
-                    store.leave, table_id=self.table_id, seat=seat, player_id=info.player_id
-                )
-            )
+            self.writer.submit(store.leave, self.table_id, seat, info.player_id)
         self.roster.clear()
         self.status = "closed"
-        self.writer.submit(lambda s: store.set_table_status(s, self.table_id, "closed"))
+        self.writer.submit(store.set_table_status, self.table_id, "closed")
         if self.house is not None:
-            self.house.note_exposure(self.table_id, 0)
+            self.house.forget(self.table_id)
 
 
 def _fits(limits: tuple[int, int]) -> bool:

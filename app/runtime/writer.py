@@ -10,19 +10,23 @@ one failing job never takes the others with it.
 Callers that need the answer (a buy-in checks the bankroll) await the job's future; the
 others let it run.
 
-The writer runs on a thread of its own, with its own event loop and its own engine (same
-database URL; the server's engine stays on the main loop for reads). The main loop only
-appends a job to a queue; the statements, the driver's round trips and the commits happen
-on the writer's loop, so they neither wait behind thousands of socket callbacks nor delay
-them (docs/performance.md, item 1). A job's future belongs to the caller's loop and is
-resolved there (``loop.call_soon_threadsafe``). Jobs must therefore use only the session
-they are given and plain data: not the caller's session, ORM objects still attached to it,
-or anything bound to the caller's loop. Their results may be ORM objects: sessions do not
-expire them on commit (app/db/session.py), so they stay readable once detached.
+This class runs the writer on a thread of its own, with its own event loop and its own
+engine (same database URL; the server's engine stays on the main loop for reads); the
+server's default is the same queue in a process of its own
+(app/runtime/writer_process.py, ``DATABASE_WRITER``), which shares :func:`write_batch`.
+Either way the main loop only queues a job; the statements, the driver's round trips and the
+commits happen elsewhere, so they neither wait behind thousands of socket callbacks nor
+delay them (docs/performance.md, item 1). A job's future belongs to the caller's loop and is
+resolved there (``loop.call_soon_threadsafe``). A job is a module-level async function whose
+first argument is the session, and plain data (``submit(store.hand_finished, finished)``):
+not the caller's session, ORM objects still attached to it, or anything bound to the
+caller's loop. Their results may be ORM objects: sessions do not expire them on commit
+(app/db/session.py), so they stay readable once detached.
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import collections
 import contextlib
@@ -34,6 +38,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.config import Settings
 from app.db.session import make_engine, make_sessionmaker
 
 log = logging.getLogger("table31.writer")
@@ -41,14 +46,55 @@ log = logging.getLogger("table31.writer")
 T = TypeVar("T")
 BATCH_LIMIT = 64
 """Jobs written in one transaction when they are queued together (under load)."""
-Job = Callable[[AsyncSession], Awaitable[Any]]
-Item = tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop]
+Job = Callable[..., Awaitable[Any]]
+"""An async function whose first argument is the session: ``store.hand_finished``, say."""
+Call = tuple[Job, tuple[Any, ...], dict[str, Any]]
+"""A job and the arguments that follow the session: what is queued (and, for the writer
+process, pickled: a module-level function and plain data)."""
+Item = tuple[Call, asyncio.Future[Any], asyncio.AbstractEventLoop]
 Outcome = tuple[asyncio.Future[Any], bool, Any]
 _STOP = object()
 """Queued by :meth:`Writer.close`: the jobs before it run, then the thread ends."""
 
 
-class Writer:
+class DatabaseWriter(abc.ABC):
+    """What the server asks of a database writer: :class:`Writer` (a thread) or
+    :class:`app.runtime.writer_process.ProcessWriter` (a process)."""
+
+    url: str
+    failures: int
+    batches: int
+    rewritten: int
+
+    @abc.abstractmethod
+    def start(self) -> None: ...
+
+    @abc.abstractmethod
+    def submit(
+        self, job: Callable[..., Awaitable[T]], /, *args: Any, **kwargs: Any
+    ) -> asyncio.Future[T]:
+        """Queue ``job(session, *args, **kwargs)``; the returned future (of the caller's
+        loop) holds its result (or its exception)."""
+
+    async def run(self, job: Callable[..., Awaitable[T]], /, *args: Any, **kwargs: Any) -> T:
+        """Queue a job and wait for its result."""
+        return await self.submit(job, *args, **kwargs)
+
+    async def flush(self) -> None:
+        """Wait until every job queued so far has run."""
+        await self.run(nothing)
+
+    @property
+    @abc.abstractmethod
+    def pending(self) -> int:
+        """Jobs queued or being written."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Write what is queued, then stop."""
+
+
+class Writer(DatabaseWriter):
     """Runs database jobs one after another on its own thread, batched in transactions."""
 
     def __init__(
@@ -100,32 +146,23 @@ class Writer:
             self._thread = None
             raise errors[0]
 
-    def submit(self, job: Callable[[AsyncSession], Awaitable[T]]) -> asyncio.Future[T]:
-        """Queue a job; the returned future (of the caller's loop) holds its result (or its
-        exception)."""
+    def submit(
+        self, job: Callable[..., Awaitable[T]], /, *args: Any, **kwargs: Any
+    ) -> asyncio.Future[T]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         if self._stopping:
             future.set_exception(RuntimeError("the database writer has stopped"))
             return future
-        self._queue.append((job, future, loop))
+        self._queue.append(((job, args, kwargs), future, loop))
         if self._finished:  # its thread ended meanwhile: nobody will take the job
             self._fail_queued()
         else:
             self._notify()
         return future
 
-    async def run(self, job: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        """Queue a job and wait for its result."""
-        return await self.submit(job)
-
-    async def flush(self) -> None:
-        """Wait until every job queued so far has run."""
-        await self.run(_nothing)
-
     @property
     def pending(self) -> int:
-        """Jobs queued or being written."""
         return len(self._queue) + self._in_flight
 
     async def close(self) -> None:
@@ -242,68 +279,93 @@ class Writer:
     async def _run_batch(
         self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
     ) -> None:
-        """Run queued jobs in ONE transaction. Results are handed out only once the commit
-        has succeeded. Never raises: a batch that fails must not stop the writer (callers
-        would wait forever).
-
-        Optimistic first: the jobs run straight, with no savepoint (a savepoint per job
-        doubles a hand's cost on SQLite, docs/performance.md). Should any job fail, that
-        transaction rolls back whole (nothing of it happened) and the batch runs again with
-        each job in a savepoint of its own, so the failing job fails alone and the others
-        commit together. Jobs only touch their session, so running one again is safe."""
+        """Run queued jobs in ONE transaction (:func:`write_batch`); hand out the results
+        once it is over. Never raises: a batch that fails must not stop the writer (callers
+        would wait forever)."""
         self._in_flight = len(batch)
         try:
-            outcomes = await self._straight(sessionmaker, batch)
-            if outcomes is None:
-                self.rewritten += 1
-                outcomes = await self._each_in_a_savepoint(sessionmaker, batch)
+            results, rewritten = await write_batch(sessionmaker, [call for call, _, _ in batch])
         except BaseException:  # pragma: no cover - never let one batch stop the writer
             log.exception("database batch failed")
             error = RuntimeError("the database batch failed")
-            outcomes = [(loop, (future, False, error)) for _, future, loop in batch]
+            results, rewritten = [(False, error)] * len(batch), False
         self.batches += 1
+        self.rewritten += rewritten
         by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
-        for loop, outcome in outcomes:
-            if not outcome[1]:
+        for (_, future, loop), (ok, value) in zip(batch, results, strict=True):
+            if not ok:
                 self.failures += 1
-            by_loop.setdefault(loop, []).append(outcome)
+            by_loop.setdefault(loop, []).append((future, ok, value))
         self._in_flight = 0
         _deliver(by_loop)
 
-    async def _straight(
-        self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
-    ) -> list[tuple[asyncio.AbstractEventLoop, Outcome]] | None:
-        """Every job in one plain transaction; None if any job (or the commit) failed and
-        the batch has more than one job (it is then run again, job by job)."""
-        outcomes: list[tuple[asyncio.AbstractEventLoop, Outcome]] = []
-        try:
-            async with sessionmaker() as session, session.begin():
-                for job, future, loop in batch:
-                    outcomes.append((loop, (future, True, await job(session))))
-        except (Exception, asyncio.CancelledError) as exc:
-            # a job's own cancellation fails that job alone, not the writer
-            if len(batch) > 1:
-                return None
-            (_, future, loop) = batch[0]
-            return [(loop, (future, False, exc))]
-        return outcomes
 
-    async def _each_in_a_savepoint(
-        self, sessionmaker: async_sessionmaker[AsyncSession], batch: list[Item]
-    ) -> list[tuple[asyncio.AbstractEventLoop, Outcome]]:
-        """Each job in a savepoint: a job that fails rolls back alone."""
-        outcomes: list[tuple[asyncio.AbstractEventLoop, Outcome]] = []
-        try:
-            async with sessionmaker() as session, session.begin():
-                for job, future, loop in batch:
-                    try:
-                        async with session.begin_nested():
-                            outcomes.append((loop, (future, True, await job(session))))
-                    except (Exception, asyncio.CancelledError) as exc:
-                        outcomes.append((loop, (future, False, exc)))
-        except Exception as exc:  # the commit itself failed: nothing of the batch happened
-            outcomes = [(loop, (future, False, exc)) for _, future, loop in batch]
-        return outcomes
+Result = tuple[bool, Any]
+"""A job's outcome: (True, its result) or (False, its exception)."""
+
+
+async def write_batch(
+    sessionmaker: async_sessionmaker[AsyncSession], calls: list[Call]
+) -> tuple[list[Result], bool]:
+    """Run jobs in ONE transaction; each job's result or exception, once the commit is over,
+    and whether the batch had to be written again job by job. Shared by the writer's thread
+    and the writer process (app/runtime/writer_process.py).
+
+    Optimistic first: the jobs run straight, with no savepoint (a savepoint per job doubles
+    a hand's cost on SQLite, docs/performance.md). Should any job fail, that transaction
+    rolls back whole (nothing of it happened) and the batch runs again with each job in a
+    savepoint of its own, so the failing job fails alone and the others commit together.
+    Jobs only touch their session, so running one again is safe."""
+    results = await _straight(sessionmaker, calls)
+    if results is not None:
+        return results, False
+    return await _each_in_a_savepoint(sessionmaker, calls), True
+
+
+async def _straight(
+    sessionmaker: async_sessionmaker[AsyncSession], calls: list[Call]
+) -> list[Result] | None:
+    """Every job in one plain transaction; None if any job (or the commit) failed and the
+    batch has more than one job (it is then run again, job by job)."""
+    results: list[Result] = []
+    try:
+        async with sessionmaker() as session, session.begin():
+            for job, args, kwargs in calls:
+                results.append((True, await job(session, *args, **kwargs)))
+    except (Exception, asyncio.CancelledError) as exc:
+        # a job's own cancellation fails that job alone, not the writer
+        if len(calls) > 1:
+            return None
+        return [(False, exc)]
+    return results
+
+
+async def _each_in_a_savepoint(
+    sessionmaker: async_sessionmaker[AsyncSession], calls: list[Call]
+) -> list[Result]:
+    """Each job in a savepoint: a job that fails rolls back alone."""
+    results: list[Result] = []
+    try:
+        async with sessionmaker() as session, session.begin():
+            for job, args, kwargs in calls:
+                try:
+                    async with session.begin_nested():
+                        results.append((True, await job(session, *args, **kwargs)))
+                except (Exception, asyncio.CancelledError) as exc:
+                    results.append((False, exc))
+    except Exception as exc:  # the commit itself failed: nothing of the batch happened
+        results = [(False, exc)] * len(calls)
+    return results
+
+
+def make_writer(settings: Settings) -> DatabaseWriter:
+    """The writer the settings ask for (``DATABASE_WRITER``): a process of its own by
+    default (app/runtime/writer_process.py), or this class's thread."""
+    if settings.database_writer == "process":
+        from app.runtime.writer_process import ProcessWriter
+
+        return ProcessWriter(settings.database_url)
+    return Writer(settings.database_url)
 
 
 def _deliver(outcomes: dict[asyncio.AbstractEventLoop, list[Outcome]]) -> None:
@@ -333,7 +395,8 @@ def _set_done(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-async def _nothing(_session: AsyncSession) -> None:
+async def nothing(_session: AsyncSession) -> None:
+    """The job :meth:`DatabaseWriter.flush` waits for."""
     return None
 
 

@@ -73,7 +73,7 @@ const host = {
   close: (id, reason) => call("POST", `/api/admin/tables/${enc(id)}/close`, reason ? { reason } : {}),
   removeSeat: (id, seat) => call("DELETE", `/api/admin/tables/${enc(id)}/seats/${enc(seat)}`),
   addBot: (id) => call("POST", `/api/admin/tables/${enc(id)}/bots`, {}),
-  removeBot: (id, seat) => call("DELETE", `/api/tables/${enc(id)}/bots/${enc(seat)}`),
+  removeBot: (id, seat) => call("DELETE", `/api/admin/tables/${enc(id)}/bots/${enc(seat)}`),
   settings: () => call("GET", "/api/admin/settings"),
   putSettings: (startingBankroll) => call("PUT", "/api/admin/settings", { starting_bankroll: startingBankroll }),
   actions: () => call("GET", "/api/admin/actions"),
@@ -284,7 +284,7 @@ function botTag(p) {
 }
 
 function seatItem(t, s) {
-  const remove = h("button", { type: "button", class: "btn btn-small btn-quiet", dataset: { seat: s.seat } }, "Remove");
+  const remove = h("button", { type: "button", class: "btn btn-small btn-quiet", dataset: { seat: s.seat }, disabled: s.leaving || null }, "Remove");
   remove.setAttribute("aria-label", `${s.bot ? "Remove the bot" : "Remove"} ${s.name} from seat ${s.seat}`);
   remove.addEventListener("click", () => act(remove, async () => {
     if (s.bot) {
@@ -301,6 +301,7 @@ function seatItem(t, s) {
     h("span", { class: "seat-no" }, `Seat ${s.seat}`),
     h("span", { class: "admin-seat-name" }, s.name),
     botTag(s),
+    s.leaving ? h("span", { class: "tag tag-leaving", title: "stands up at the next moment the rules allow" }, "leaving") : null,
     remove);
 }
 
@@ -446,6 +447,7 @@ function describe(a) {
     case "close_table": return `Closed ${tableName(d.table_id)}`;
     case "remove_seat": return `Removed ${playerName(d.player_id)} from seat ${d.seat} at ${tableName(d.table_id)}`;
     case "add_bot": return `Seated a bot in seat ${d.seat} at ${tableName(d.table_id)}`;
+    case "remove_bot": return `Stood the bot in seat ${d.seat} up at ${tableName(d.table_id)}`;
     case "set_starting_bankroll": return `Set the starting bankroll to ${chips(d.value)} chips`;
     default: return `${humanize(a.action)} ${JSON.stringify(d)}`;
   }

@@ -76,9 +76,12 @@ function group(template, ctx) {
   const submit = h("button", { type: "submit", class: `btn btn-action btn-${kindTone(kind)}`, dataset: { kind } });
   const error = h("p", { class: "field-error action-error", role: "alert" });
   const relabel = () => {
-    const parts = readers.map((r) => r.summary()).filter(Boolean);
+    // A value out of its range is not put on the button: the button waits, the range is said.
+    const problem = readers.map((r) => r.problem()).find(Boolean) || "";
+    const parts = problem ? [] : readers.map((r) => r.summary()).filter(Boolean);
     submit.textContent = parts.length ? `${title} ${parts.join(" ")}` : title;
-    submit.disabled = readers.some((r) => !r.ready());
+    submit.disabled = Boolean(problem) || readers.some((r) => !r.ready());
+    if (error.textContent !== problem) error.textContent = problem;
   };
   const form = h("form", { class: "action-form", novalidate: true });
   for (const [name, spec] of open) {
@@ -134,6 +137,17 @@ function rangeInput(kind, name, spec, ctx, changed) {
   }
   start = clamp(start);
   const label = humanize(name);
+  const money = MONEY.test(name) || MONEY.test(kind);
+  // The allowed range in words, shown while the typed value is outside it.
+  const range = min === max ? `exactly ${chips(min)}` : `from ${chips(min)} to ${chips(max)}`;
+  const rangeText = money
+    ? `${ctx.kindLabel(kind)} ${range} chips (a whole number).`
+    : `${label}: ${range} (a whole number).`;
+  const problem = () => {
+    const raw = number.value.trim();
+    const n = Number(raw);
+    return raw === "" || !Number.isInteger(n) || n < min || n > max ? rangeText : null;
+  };
   const number = h("input", { type: "number", class: "amount-input", min, max, step: 1, value: String(start),
     inputmode: "numeric", "aria-label": `${label} (${chips(min)} to ${chips(max)})`, dataset: { param: name } });
   const slider = max > min
@@ -143,11 +157,17 @@ function rangeInput(kind, name, spec, ctx, changed) {
   const set = (n) => {
     number.value = String(n);
     if (slider) slider.value = String(n);
+    mark();
     changed();
+  };
+  const mark = () => {
+    if (problem()) number.setAttribute("aria-invalid", "true");
+    else number.removeAttribute("aria-invalid");
   };
   number.addEventListener("input", () => {
     const n = Number(number.value);
     if (slider && Number.isInteger(n)) slider.value = String(clamp(n));
+    mark();
     changed();
   });
   if (slider) slider.addEventListener("input", () => set(Number(slider.value)));
@@ -159,9 +179,7 @@ function rangeInput(kind, name, spec, ctx, changed) {
     : null;
   const read = () => {
     const n = Number(number.value);
-    if (number.value.trim() === "" || !Number.isInteger(n) || n < min || n > max) {
-      return { error: `${label}: a whole number from ${chips(min)} to ${chips(max)}` };
-    }
+    if (problem()) return { error: rangeText };
     ctx.memory.set(key, n);
     return { value: n };
   };
@@ -172,6 +190,7 @@ function rangeInput(kind, name, spec, ctx, changed) {
       h("div", { class: "range-row" }, slider, h("span", { class: "param-hint muted small" }, `${chips(min)}–${chips(max)}`))),
     read,
     ready: () => true,
+    problem,
     summary: () => {
       const n = Number(number.value);
       return Number.isInteger(n) ? chips(n) : "";
@@ -189,6 +208,7 @@ function selectInput(kind, name, spec, ctx, changed) {
     el: h("label", { class: "param param-choice" }, h("span", { class: "muted small" }, humanize(name)), select),
     read: () => ({ value: spec.one_of[Number(select.value)] }),
     ready: () => true,
+    problem: () => null,
     summary: () => "",
   };
 }
@@ -244,6 +264,7 @@ function subsetInput(kind, name, spec, ctx, changed) {
     read: () => ok() ? { value: chosen.map((i) => items[i]) }
       : { error: `Choose ${spec.min} to ${spec.max} of them` },
     ready: ok,
+    problem: () => null,
     summary: () => (chosen.length ? `(${chosen.length})` : spec.min === 0 ? "(none)" : ""),
   };
 }

@@ -9,6 +9,16 @@ import { GAME_TITLES, ReviewError, explain, getJson, netSpan, when } from "./rev
  * opts: {endpoint: "/api/tables/T/hands", games: [ids] (the filter's choices, [] for none),
  *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet."}
  */
+/** Whether a hand list's shown rows are filtered: the filter as it was when last submitted
+ *  (this listens before the list does, on the way down to its form). */
+export function filterTracker(list) {
+  let filtered = false;
+  list.addEventListener("submit", () => {
+    filtered = [...list.querySelectorAll(".list-filters select, .list-filters input")].some((el) => el.value);
+  }, true);
+  return () => filtered;
+}
+
 export function handList(host, opts) {
   const gameSelect = opts.games.length > 1
     ? h("select", { id: "filter-game", "aria-label": "Game" },

@@ -2,7 +2,7 @@
 // filtered by date; each links to its replay. The table's ledger as CSV for its players.
 import { api } from "./api.js";
 import { $, fill, h } from "./dom.js";
-import { handList } from "./hand-list.js";
+import { filterTracker, handList } from "./hand-list.js";
 import { download, showBanner } from "./review-api.js";
 import { showWhoami } from "./signin.js";
 
@@ -20,12 +20,18 @@ async function start() {
   fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-ledger",
     onclick: () => download(`/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, `ledger-${tableId}.csv`)
       .catch((err) => showBanner(err.message)) }, "Ledger (CSV)"));
-  await handList($("#hand-list"), {
+  const list = $("#hand-list");
+  const filtered = filterTracker(list);
+  await handList(list, {
     endpoint: `/api/tables/${encodeURIComponent(tableId)}/hands`,
     games: [],
     resultKey: "your_net",
     resultLabel: "Your result",
-    empty: me ? "No hands finished at this table yet." : "Sign in (in the lobby) to see the hands.",
+    // read when a page comes back empty: with a date set, the filter left nothing
+    get empty() {
+      if (!me) return "Sign in (in the lobby) to see the hands.";
+      return filtered() ? "No hands match the filter." : "No hands finished at this table yet.";
+    },
   });
 }
 

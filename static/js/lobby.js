@@ -195,6 +195,12 @@ function start() {
   setInterval(() => {
     if (!document.hidden) refreshTables();
   }, REFRESH_MS);
+  // Without a session cookie (the page says whether there is one; the cookie itself is not
+  // readable here) GET /api/me could only answer 401: go straight to choosing a name.
+  if ($("#signin-slot").dataset.session !== "yes") {
+    renderIdentity();
+    return;
+  }
   api.me().then((player) => {
     me = player;
     renderIdentity();

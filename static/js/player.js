@@ -3,7 +3,7 @@
 // net) and the hands, newest first.
 import { api } from "./api.js";
 import { $, chips, fill, h } from "./dom.js";
-import { handList } from "./hand-list.js";
+import { filterTracker, handList } from "./hand-list.js";
 import { GAME_TITLES, download, explain, getJson, getText, netSpan, showBanner, when } from "./review-api.js";
 import { showWhoami } from "./signin.js";
 
@@ -93,12 +93,17 @@ async function start() {
   }
   await renderChart();
   const games = data.games.map((g) => g.game);
-  await handList($("#hand-list"), {
+  const list = $("#hand-list");
+  const filtered = filterTracker(list);
+  await handList(list, {
     endpoint: `/api/players/${encodeURIComponent(playerId)}/hands`,
     games,
     resultKey: "player_net",
     resultLabel: me && me.player_id === playerId ? "Your result" : `${data.name}'s result`,
-    empty: "No hands played yet.",
+    // read when a page comes back empty: with a game or a date set, the filter left nothing
+    get empty() {
+      return filtered() ? "No hands match the filter." : "No hands played yet.";
+    },
   });
 }
 

@@ -13,8 +13,8 @@ const FINAL_CODES = new Map([
 
 export class TableSocket {
   /**
-   * handlers: onMessage(message), onStatus(state, detail) with state one of
-   * "connecting" | "open" | "reconnecting" | "closed".
+   * handlers: onMessage(message), onStatus(state, detail, code) with state one of
+   * "connecting" | "open" | "reconnecting" | "closed" (`code`: the close code, for "closed").
    */
   constructor(tableId, handlers, invite = null) {
     // A private table's invite code travels with the socket too (the server checks it).
@@ -69,7 +69,7 @@ export class TableSocket {
       const final = FINAL_CODES.get(event.code);
       if (final) {
         this.stopped = true;
-        this.handlers.onStatus("closed", event.reason || final);
+        this.handlers.onStatus("closed", event.reason || final, event.code);
         return;
       }
       this.scheduleRetry();
@@ -86,6 +86,17 @@ export class TableSocket {
 
   retryNow() {
     if (this.retryTimer !== null && !this.stopped) this.connect();
+  }
+
+  /** Stop for good: close the socket and never reconnect (the table was closed). */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    clearInterval(this.pingTimer);
+    const old = this.ws;
+    this.ws = null;
+    if (old && old.readyState <= WebSocket.OPEN) old.close(1000, "the table is closed");
   }
 
   /** Close and open again (after signing in, so the new cookie is used). */

@@ -44,6 +44,9 @@ const tableId = page.dataset.tableId;
 const gameId = page.dataset.game;
 const summary = JSON.parse($("#table-data").textContent);
 const invite = new URLSearchParams(location.search).get("invite");
+// Whether the browser holds a session cookie (the server tells, without its value): without one
+// GET /api/me can only answer 401, so it is not asked (a 401 is logged as a console error).
+let hasSession = page.dataset.session === "yes";
 
 const ACK_TIMEOUT_MS = 8000;
 const LOG_LIMIT = 80;
@@ -58,9 +61,10 @@ const state = {
   pending: null, // {id, version, action, acked, timer}
   legalKey: null, // the legal list the controls were built from
   memory: new Map(), // controls remember the last amounts
-  lastIdleStacks: null, // stacks seen between hands: the baseline of the next hand
-  handBaseline: null, // {handId, stacks}
-  lastResult: null, // {handId, deltas: Map}
+  lastIdle: null, // the snapshot seen between hands: the baseline of the next hand
+  handBaseline: null, // {handId, ...snapshot}
+  lastResult: null, // {handId, deltas: Map, left: [{seat, name, delta}], notes: [text]}
+  closed: null, // {reason, gone}: the host closed the table (or it is gone); nothing more happens
   counter: 0,
 };
 
@@ -148,46 +152,151 @@ function describeGeneric(prev, view, ctx) {
 
 // ------------------------------------------------------------------ hands and their results
 
+/** What the settlement needs to know of a moment: stacks and who holds them, and the chips
+ *  held apart from the stacks that a view shows (a pot; stakes in prison). */
+function snapshot(view) {
+  const seats = (view.seats || []).filter((s) => typeof s.stack === "number");
+  return {
+    stacks: new Map(seats.map((s) => [s.seat, s.stack])),
+    players: new Map(seats.map((s) => [s.seat, {
+      id: s.player_id, name: typeof s.name === "string" ? s.name : `Seat ${s.seat}` }])),
+    pot: typeof view.pot === "number" ? view.pot : null,
+    prison: prisonTotal(view),
+    front: frontTotal(view),
+    standing: standingStacks(view),
+  };
+}
+
+/** Bettors who stand behind the seats (Trente et Quarante's `bettors` not in `seats`). */
+function standingStacks(view) {
+  if (!Array.isArray(view.bettors)) return null;
+  const seated = new Set((view.seats || []).map((s) => s.seat));
+  return new Map(view.bettors.filter((b) => !seated.has(b.seat) && typeof b.stack === "number")
+    .map((b) => [b.player_id ?? `seat:${b.seat}`, b.stack]));
+}
+
+/** Bets put up in front of the players, off their stacks (En og tredive's `bets` × `bet_unit`). */
+function frontTotal(view) {
+  if (typeof view.bet_unit !== "number") return null;
+  return (view.seats || []).reduce((sum, s) => sum + (typeof s.bets === "number" ? s.bets * view.bet_unit : 0), 0);
+}
+
+function prisonTotal(view) {
+  let total = null;
+  for (const s of Array.isArray(view.bettors) ? view.bettors : view.seats || []) {
+    if (!Array.isArray(s.prison)) continue;
+    for (const p of s.prison) if (typeof p?.amount === "number") total = (total || 0) + p.amount;
+  }
+  return total;
+}
+
+/** A house banks the game (Trente et Quarante): chips the players lose go to it, not to a seat. */
+function hasHouse(view) {
+  return typeof view.house === "number" || Boolean(view.limits && typeof view.limits === "object" && "house_cover" in view.limits);
+}
+
+/** The hand's result, from the stacks before it (`base`) and now: what each player still seated
+ *  won or lost, who left with the hand's last chips, and where the rest of the chips went — as
+ *  far as the view tells (a pot, prison, the house; else just the amount). */
+function handResult(base, view) {
+  const now = snapshot(view);
+  const deltas = new Map();
+  const left = [];
+  for (const [seat, before] of base.stacks) {
+    const was = base.players.get(seat);
+    const is = now.players.get(seat);
+    if (is && (!was?.id || !is.id || was.id === is.id)) deltas.set(seat, now.stacks.get(seat) - before);
+    else left.push({ seat, name: was?.name || `Seat ${seat}`, delta: null });
+  }
+  const known = [...deltas.values()].reduce((a, b) => a + b, 0);
+  const notes = [];
+  let rest = -known; // chips that left (or, below 0, came to) the stacks of the players still here
+  const held = (change, into, from) => {
+    if (!change) return;
+    rest -= change;
+    notes.push(change > 0 ? `${chips(change)} ${into}` : `${chips(-change)} ${from}`);
+  };
+  if (base.front !== null && now.front !== null) {
+    held(now.front - base.front, "put up as bets in front of the players", "came back from the bets in front");
+  }
+  if (base.pot !== null && now.pot !== null) held(now.pot - base.pot, "went into the pot", "came from the pot");
+  if (base.prison !== null || now.prison !== null) {
+    held((now.prison || 0) - (base.prison || 0), "went to prison", "came back from prison");
+  }
+  let unsure = false; // someone outside the list took part, and what they did is not known
+  if (base.standing || now.standing) {
+    const before = base.standing || new Map();
+    const after = now.standing || new Map();
+    let change = 0;
+    for (const [id, stack] of after) {
+      if (before.has(id)) change += stack - before.get(id);
+      else unsure = true;
+    }
+    for (const id of before.keys()) if (!after.has(id)) unsure = true;
+    if (change) {
+      rest -= change;
+      notes.push(`standing bettors ${signed(change)}`);
+    }
+  }
+  if (rest !== 0) {
+    const house = hasHouse(view);
+    if (!house && !unsure && left.length === 1) left[0].delta = rest; // among players only: the leaver's
+    else if (!house && !unsure && left.length > 1) {
+      notes.push(`${signed(rest)} for ${left.map((l) => l.name).join(" and ")}, who left`);
+    } else if (house && !unsure && !left.length) {
+      notes.push(rest > 0 ? `${chips(rest)} went to the house` : `${chips(-rest)} came from the house`);
+    } else notes.push(`net ${signed(-rest)}`); // cannot tell where: just the amount
+  }
+  return { deltas, left, notes };
+}
+
 /** Remember stacks between hands; when a hand ends, what each seat won or lost in it. */
 function trackHands(prev, view) {
-  const stacks = new Map((view.seats || []).filter((s) => typeof s.stack === "number").map((s) => [s.seat, s.stack]));
+  if (view.table?.status === "closed") {
+    // Closing voids the hand in play and stands everyone up: there is no result to tell.
+    state.handBaseline = null;
+    state.lastResult = null;
+    return;
+  }
   if (!view.hand_id) {
     if (state.handBaseline && prev && prev.hand_id === state.handBaseline.handId) {
-      const deltas = new Map();
-      for (const [seat, before] of state.handBaseline.stacks) {
-        if (stacks.has(seat)) deltas.set(seat, stacks.get(seat) - before);
-      }
-      state.lastResult = { handId: state.handBaseline.handId, deltas };
+      const result = handResult(state.handBaseline, view);
+      state.lastResult = { handId: state.handBaseline.handId, ...result };
       const ctx = moduleCtx(view);
-      const parts = [...deltas].filter(([, d]) => d !== 0).map(([s, d]) => `${ctx.seatName(s)} ${signed(d)}`);
-      log(parts.length ? `Hand over: ${parts.join(", ")}.` : "Hand over: no chips changed hands.", "result");
+      const parts = [...result.deltas].filter(([, d]) => d !== 0).map(([s, d]) => `${ctx.seatName(s)} ${signed(d)}`);
+      for (const l of result.left) if (l.delta) parts.push(`${l.name} (left) ${signed(l.delta)}`);
+      const notes = result.notes.length ? ` (${result.notes.join("; ")})` : "";
+      log(parts.length ? `Hand over: ${parts.join(", ")}${notes}.` : `Hand over: no chips changed hands${notes}.`, "result");
     }
     state.handBaseline = null;
-    state.lastIdleStacks = stacks;
+    state.lastIdle = snapshot(view);
   } else if (!state.handBaseline || state.handBaseline.handId !== view.hand_id) {
     // The stacks just before this hand, when we saw them; else as the hand stands now.
-    const base = prev && !prev.hand_id && state.lastIdleStacks ? state.lastIdleStacks : stacks;
-    state.handBaseline = { handId: view.hand_id, stacks: new Map(base) };
+    const base = prev && !prev.hand_id && state.lastIdle ? state.lastIdle : snapshot(view);
+    state.handBaseline = { handId: view.hand_id, ...base };
   }
 }
 
 function renderSettlement(view) {
   const box = $("#settlement");
   const result = state.lastResult;
-  if (!result || !result.deltas.size) {
+  const leavers = result ? result.left.filter((l) => l.delta) : [];
+  if (state.closed || !result || (!result.deltas.size && !leavers.length)) {
     box.hidden = true;
     return;
   }
   const ctx = moduleCtx(view);
   box.hidden = false;
-  const total = [...result.deltas.values()].reduce((a, b) => a + b, 0);
+  const item = (seat, name, d, extra = null) =>
+    h("li", { class: d > 0 ? "delta-up" : d < 0 ? "delta-down" : "", dataset: extra ? { seat, delta: d, left: "yes" } : { seat, delta: d } },
+      h("span", { class: "settlement-name" }, name), extra, " ", signed(d));
   fill(box,
     h("span", { class: "settlement-title" }, view.hand_id ? "Last hand" : "Hand settled"),
-    h("ul", { class: "settlement-list" }, [...result.deltas].map(([seat, d]) =>
-      h("li", { class: d > 0 ? "delta-up" : d < 0 ? "delta-down" : "", dataset: { seat, delta: d } },
-        h("span", { class: "settlement-name" }, ctx.seatName(seat)), " ", signed(d)))),
-    // Chips are conserved among the players except where a pot or the house takes part.
-    total !== 0 ? h("span", { class: "muted small" }, `(${signed(total)} to/from the pot or house)`) : null);
+    h("ul", { class: "settlement-list" },
+      [...result.deltas].map(([seat, d]) => item(seat, ctx.seatName(seat), d)),
+      leavers.map((l) => item(l.seat, l.name, l.delta, h("span", { class: "muted" }, " (left)")))),
+    // Where chips went that no player still here holds: said only when the view tells.
+    result.notes.length ? h("span", { class: "settlement-note muted small" }, `(${result.notes.join("; ")})`) : null);
 }
 
 // ------------------------------------------------------------------ acting
@@ -346,40 +455,50 @@ async function addBot() {
 // ------------------------------------------------------------------ rendering
 
 function renderAll(prev) {
+  if (!state.view && state.closed) state.view = { seats: [], legal: [], you: null, table: {} };
   const view = state.view;
   if (!view) return;
   const ctx = moduleCtx(view);
   const module = state.module || genericModule;
 
-  // Banner: paused, over, the table's message.
+  // Banner: closed, paused, over, the table's message.
   const t = view.table || {};
+  const closed = state.closed;
   const banner = $("#banner");
   const notes = [];
-  if (t.over) notes.push(h("strong", {}, "Table over: "), t.over);
-  if (t.status === "paused") notes.push(h("strong", {}, "Paused by the host"), t.pause_reason ? ` — ${t.pause_reason}` : ".");
-  if (t.status === "closed") notes.push(h("strong", {}, "This table is closed."));
-  if (t.message) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${t.message}` : t.message));
+  if (closed) notes.push(...closedNotice(closed));
+  else {
+    if (t.over) notes.push(h("strong", {}, "Table over: "), t.over);
+    if (t.status === "paused") notes.push(h("strong", {}, "Paused by the host"), t.pause_reason ? ` — ${t.pause_reason}` : ".");
+    if (t.message) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${t.message}` : t.message));
+  }
   banner.hidden = notes.length === 0;
-  banner.className = `banner${t.over || t.status !== "open" ? " banner-strong" : ""}`;
+  banner.className = `banner${closed || t.over || t.status !== "open" ? " banner-strong" : ""}`;
   fill(banner, notes);
 
-  $("#phase").textContent = humanize(view.phase || "");
+  $("#phase").textContent = closed ? "Closed" : humanize(view.phase || "");
   $("#table-name").textContent = t.name || summary.name;
 
   renderSettlement(view);
   const center = $("#game-center");
   center.replaceChildren();
-  try {
-    module.renderCenter(view, center, ctx);
-  } catch (err) {
-    console.error("renderCenter failed", err);
-    center.replaceChildren();
-    genericModule.renderCenter(view, center, ctx);
+  if (closed) {
+    fill(center, h("p", { class: "status-line" }, "This table is closed"),
+      closed.gone ? null : h("p", { class: "closed-text" }, "Every chip at it went back to its owner's bankroll."),
+      h("a", { class: "btn btn-primary btn-small", href: "/" }, "Back to the lobby"));
+  } else {
+    try {
+      module.renderCenter(view, center, ctx);
+    } catch (err) {
+      console.error("renderCenter failed", err);
+      center.replaceChildren();
+      genericModule.renderCenter(view, center, ctx);
+    }
   }
 
-  const seated = view.you !== null && view.you !== undefined;
+  const seated = !closed && view.you !== null && view.you !== undefined;
   renderSeats($("#seats"), view, {
-    canSit: Boolean(state.me) && !seated && t.status !== "closed",
+    canSit: Boolean(state.me) && !seated && !closed && t.status !== "closed",
     onSit: sit,
     deltas: state.lastResult && !view.hand_id ? state.lastResult.deltas : null,
     module,
@@ -388,11 +507,110 @@ function renderAll(prev) {
 
   $("#btn-leave").hidden = !seated;
   $("#btn-top-up").hidden = !(seated && t.can_top_up);
+  $("#btn-bot").hidden = Boolean(closed);
   renderControlsArea();
   if (prev && prev.you !== view.you) {
     refreshMe(); // the bankroll moved
-    renderInvite(); // a seated player may share a private table's link
+    if (!closed) renderInvite(); // a seated player may share a private table's link
   }
+  fitCenter();
+}
+
+/** The banner of a closed table: that it is closed, the host's reason, the way out. */
+function closedNotice(closed) {
+  const reason = typeof closed.reason === "string" ? closed.reason.trim() : "";
+  return [
+    h("strong", {}, closed.gone && !reason ? "This table is closed (or no longer exists)." : "This table is closed"),
+    reason ? h("span", { class: "banner-message" }, `: ${reason}${/[.!?…]$/.test(reason) ? "" : "."}`) : closed.gone ? null : ".",
+    " ",
+    h("a", { class: "banner-link", href: "/" }, "Back to the lobby"),
+  ];
+}
+
+/** The host closed the table (its last state), or the server says it is gone (4404): stop
+ *  reconnecting, drop every control, keep the log, and offer the way back to the lobby. */
+function enterClosed(reason, gone = false) {
+  if (state.closed) return false;
+  state.closed = { reason: typeof reason === "string" && reason ? reason : null, gone };
+  socket.stop();
+  if (state.pending) clearTimeout(state.pending.timer);
+  state.pending = null;
+  state.legalKey = null;
+  state.conn = "closed";
+  page.classList.add("is-closed");
+  page.classList.remove("is-offline");
+  const slot = $("#signin-inline");
+  slot.hidden = true;
+  slot.replaceChildren();
+  $("#invite-box").hidden = true;
+  const pill = $("#conn");
+  pill.dataset.state = "closed";
+  pill.textContent = "Table closed";
+  return true;
+}
+
+/** Keep the table's centre clear of the seats: when its content would run under a seat box,
+ *  fit it (narrower if that helps) into the band the seats leave free, scrolling if need be. */
+function fitCenter() {
+  const center = $("#center");
+  const felt = $("#felt");
+  for (const prop of ["top", "width", "max-height"]) center.style.removeProperty(prop);
+  center.classList.remove("center-scrolls", "at-end");
+  if (!felt.clientHeight || getComputedStyle(center).position !== "absolute") return; // stacked
+  const boxes = [...felt.querySelectorAll(".seat")]
+    .filter((n) => getComputedStyle(n).visibility !== "hidden")
+    .map((n) => n.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0);
+  const c = center.getBoundingClientRect();
+  const hits = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  if (!boxes.some((r) => hits(r, c))) return;
+  const f = felt.getBoundingClientRect();
+  const top0 = f.top + felt.clientTop;
+  const bottom0 = top0 + felt.clientHeight;
+  const middle = (top0 + bottom0) / 2;
+  const cx = c.left + c.width / 2;
+  const GAP = 6;
+  const band = (half) => {
+    let top = top0 + GAP;
+    let bottom = bottom0 - GAP;
+    for (const r of boxes) {
+      if (r.right <= cx - half || r.left >= cx + half) continue;
+      if ((r.top + r.bottom) / 2 < middle) top = Math.max(top, r.bottom + GAP);
+      else bottom = Math.min(bottom, r.top - GAP);
+    }
+    return { top, bottom };
+  };
+  // Candidate widths: as styled, and each width that keeps clear of a seat beside the centre.
+  const halves = new Set([c.width / 2]);
+  for (const r of boxes) {
+    if (r.right <= cx && r.right > c.left) halves.add(cx - r.right - GAP);
+    if (r.left >= cx && r.left < c.right) halves.add(r.left - cx - GAP);
+  }
+  let best = null;
+  for (const half of [...halves].filter((x) => x >= 110).sort((a, b) => b - a)) {
+    const { top, bottom } = band(half);
+    center.style.width = `${2 * half}px`;
+    const spare = bottom - top - center.scrollHeight;
+    if (!best || spare > best.spare) best = { half, top, bottom, spare };
+    if (spare >= 0) break; // the widest that fits
+  }
+  if (!best) {
+    center.style.removeProperty("width");
+    return;
+  }
+  if (best.half * 2 < c.width - 0.5) center.style.width = `${2 * best.half}px`;
+  else center.style.removeProperty("width");
+  center.style.top = `${(best.top + best.bottom) / 2 - top0}px`;
+  center.style.maxHeight = `${Math.max(60, best.bottom - best.top)}px`;
+  markScroll();
+}
+
+/** A centre that scrolls says so: a thin scrollbar, and its lower edge fades until the end. */
+function markScroll() {
+  const center = $("#center");
+  const scrolls = center.scrollHeight > center.clientHeight + 1;
+  center.classList.toggle("center-scrolls", scrolls);
+  center.classList.toggle("at-end", !scrolls || center.scrollTop + center.clientHeight >= center.scrollHeight - 2);
 }
 
 function renderControlsArea() {
@@ -402,24 +620,27 @@ function renderControlsArea() {
   const turnBanner = $("#turn-banner");
   if (!view) return;
   const legal = Array.isArray(view.legal) ? view.legal : [];
-  const seated = view.you !== null && view.you !== undefined;
+  const seated = !state.closed && view.you !== null && view.you !== undefined;
   const live = state.conn === "open";
-  const yourTurn = legal.length > 0;
+  const yourTurn = legal.length > 0 && !state.closed;
   dock.classList.toggle("is-your-turn", yourTurn);
   dock.classList.toggle("is-pending", Boolean(state.pending));
   document.title = `${yourTurn ? "● Your turn · " : ""}${summary.name} · Table 31`;
 
-  const turnText = !live ? "Reconnecting…" : yourTurn ? "Your turn" : "";
+  const closed = Boolean(state.closed);
+  const turnText = closed ? "" : !live ? "Reconnecting…" : yourTurn ? "Your turn" : "";
   if (turnBanner.dataset.text !== turnText) {
     turnBanner.dataset.text = turnText; // only a change is announced (aria-live)
     fill(turnBanner, turnText ? h("span", { class: "turn-text" }, turnText) : null);
   }
 
-  const key = JSON.stringify([legal, seated, Boolean(state.me), view.table?.status]);
+  const key = JSON.stringify([legal, seated, Boolean(state.me), view.table?.status, closed]);
   if (key !== state.legalKey || !el.firstChild) {
     state.legalKey = key;
     const module = state.module || genericModule;
-    if (yourTurn) {
+    if (closed) {
+      fill(el, h("p", { class: "idle idle-closed" }, "The table is closed: there is nothing more to play here."));
+    } else if (yourTurn) {
       const inner = h("div", { class: "controls-inner" });
       renderControls(inner, legal, {
         onAct: act,
@@ -437,7 +658,7 @@ function renderControlsArea() {
     } else {
       fill(el, h("p", { class: "idle" }, waitingText(view)));
     }
-  } else if (!yourTurn && seated) {
+  } else if (!closed && !yourTurn && seated) {
     const idle = el.querySelector(".idle");
     if (idle) idle.textContent = waitingText(view);
   }
@@ -479,6 +700,7 @@ function onState(message) {
   const prev = state.view;
   state.version = message.version;
   state.view = message.view;
+  const closing = message.view.table?.status === "closed" && enterClosed(message.view.table.message);
   if (state.pending && state.pending.acked && message.version > state.pending.version) clearPending();
   const ctx = moduleCtx(message.view);
   const module = state.module || genericModule;
@@ -490,12 +712,20 @@ function onState(message) {
     console.error("describeChanges failed", err);
   }
   for (const line of lines) log(line);
+  if (closing) log("The table is closed.", "error");
   trackHands(prev, message.view); // logs "Hand over: …" after the hand's last events
   renderAll(prev);
   tick();
 }
 
-function onStatus(conn, detail) {
+function onStatus(conn, detail, code) {
+  if (state.closed) return; // nothing reconnects a closed table
+  if (conn === "closed" && code === 4404) {
+    enterClosed(null, true);
+    log("The table is closed or no longer exists.", "error");
+    renderAll(state.view);
+    return;
+  }
   const was = state.conn;
   state.conn = conn;
   const pill = $("#conn");
@@ -535,6 +765,7 @@ const socket = new TableSocket(tableId, {
 // ------------------------------------------------------------------ who you are
 
 async function refreshMe() {
+  if (!hasSession && !state.me) return; // no cookie: nobody to ask about
   try {
     state.me = await api.me();
   } catch {
@@ -552,9 +783,11 @@ function askForName() {
     button: "Join the table",
     onSignedIn(player) {
       state.me = player;
+      hasSession = true;
       slot.hidden = true;
       slot.replaceChildren();
       state.legalKey = null;
+      if (state.closed) return;
       socket.reconnect(); // the new cookie identifies you on a fresh socket
       renderAll(state.view);
     },
@@ -605,6 +838,12 @@ async function start() {
   $("#btn-bot").addEventListener("click", addBot);
   $("#btn-top-up").addEventListener("click", topUp);
   setInterval(tick, 250);
+  $("#center").addEventListener("scroll", markScroll, { passive: true });
+  let fitting = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(fitting);
+    fitting = requestAnimationFrame(fitCenter);
+  });
   state.module = await loadModule(gameId);
   await refreshMe();
   if (!state.me) askForName();

@@ -3,6 +3,7 @@ ledger, pause with a reason, remove a seat, close a table, private tables, recov
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -25,6 +26,7 @@ ADMIN_CALLS: list[tuple[str, str, dict[str, Any] | None]] = [
     ("POST", "/api/admin/tables/x/close", {}),
     ("DELETE", "/api/admin/tables/x/seats/0", None),
     ("POST", "/api/admin/tables/x/bots", None),
+    ("DELETE", "/api/admin/tables/x/bots/0", None),
     ("GET", "/api/admin/settings", None),
     ("PUT", "/api/admin/settings", {"starting_bankroll": 5}),
     ("GET", "/api/admin/actions", None),
@@ -45,6 +47,45 @@ async def test_every_admin_call_refuses_non_hosts(
             response = await http.request(method, path, json=body, headers=headers)
             assert response.status_code == 403, (path, headers, response.text)
     await player.close()
+
+
+async def test_the_refusal_list_covers_every_admin_route(live: LiveServer) -> None:
+    """A new host call must join ADMIN_CALLS (so its refusal of non-hosts is tested)."""
+    async with httpx.AsyncClient(base_url=live.base_url) as http:
+        paths = (await http.get("/openapi.json")).json()["paths"]
+    routes = {
+        (method.upper(), path)
+        for path, methods in paths.items()
+        if path.startswith("/api/admin")
+        for method in methods
+    }
+    missing = {
+        (method, path)
+        for method, path in routes
+        if not any(
+            m == method and re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", path), p)
+            for m, p, _ in ADMIN_CALLS
+        )
+    }
+    assert not missing, f"admin routes missing from ADMIN_CALLS: {sorted(missing)}"
+
+
+async def test_host_seats_and_removes_a_bot_and_both_are_recorded(live: LiveServer) -> None:
+    opener = await Player.join(live, "Opener")
+    table_id = await opener.open_table("trianta-ena", **FAST)
+    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+        seat = (await host.post(f"/api/admin/tables/{table_id}/bots")).json()["seat"]
+        removed = await host.delete(f"/api/admin/tables/{table_id}/bots/{seat}")
+        assert removed.status_code == 200, removed.text
+        assert removed.json()["seat"] == seat
+        table = next(t for t in (await host.get("/api/admin/tables")).json())
+        assert all(s["seat"] != seat or s["leaving"] for s in table["seats"])
+        actions = (await host.get("/api/admin/actions")).json()
+        assert [a["action"] for a in actions[:2]] == ["remove_bot", "add_bot"]
+        assert actions[0]["detail"] == {"table_id": table_id, "seat": seat}
+        nobody = await host.delete(f"/api/admin/tables/{table_id}/bots/7")
+        assert nobody.status_code == 404
+    await opener.close()
 
 
 async def test_host_grants_and_takes_chips_through_the_ledger(live: LiveServer) -> None:
@@ -89,10 +130,12 @@ async def test_pause_shows_the_reason_and_stops_play(live: LiveServer) -> None:
         await host.post(f"/api/admin/tables/{table_id}/pause", json={"reason": "pizza"})
         view = await player.wait_for(lambda v: v["table"]["status"] == "paused")
         assert view["table"]["pause_reason"] == "pizza" and view["deadline"] is None
+        assert view["legal"] == []  # PROTOCOL.md: every action in legal is accepted
         reply = await player.act({"kind": "bet", "amount": 1})
         assert reply["code"] == "table_paused" and "pizza" in reply["message"]
         await host.post(f"/api/admin/tables/{table_id}/resume")
-        await player.wait_for(lambda v: v["table"]["status"] == "open")
+        view = await player.wait_for(lambda v: v["table"]["status"] == "open")
+        assert any(t["kind"] == "bet" for t in view["legal"])
         assert (await player.act({"kind": "bet", "amount": 1}))["type"] == "ack"
     await banker.close()
     await player.close()
@@ -108,6 +151,8 @@ async def test_remove_a_seat_and_close_a_table_return_the_stacks(live: LiveServe
     async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
         removed = (await host.delete(f"/api/admin/tables/{table_id}/seats/1")).json()
         assert removed["pending"] is True  # in a hand: stands up when the hand is over
+        row = next(t for t in (await host.get("/api/admin/tables")).json())
+        assert {s["seat"]: s["leaving"] for s in row["seats"]} == {0: False, 1: True}
         await player.wait_for(lambda v: v["you"] is None, timeout=20)
         await live.services.writer.flush()
         me = (await player.http.get("/api/me")).json()

@@ -38,8 +38,8 @@ async def test_the_house_covers_only_what_it_holds(database_url: str) -> None:
         assert (await first.act({"kind": "stake", "chance": "rouge", "amount": 50}))[
             "type"
         ] == "ack"
-        # the other table may now risk only what is left of the house's cover
-        await second.send({"type": "resync"})
+        # the other table may now risk only what is left of the house's cover: it is told
+        # at once (its legal must stay exact), nobody has to ask
         view = await second.wait_for(lambda v: stake_max(v, "noir") == 10)
         reply = await second.act({"kind": "stake", "chance": "noir", "amount": 20})
         assert reply["code"] == "illegal_action"
@@ -48,7 +48,8 @@ async def test_the_house_covers_only_what_it_holds(database_url: str) -> None:
         ) as host:
             funded = await host.post("/api/admin/house", json={"amount": 1000})
             assert funded.json()["house"] == 1060
-        await second.send({"type": "resync"})
+        # the top-up reaches the tables without anyone acting (a table resting for want of
+        # cover deals again)
         view = await second.wait_for(lambda v: stake_max(v, "noir") == 400)  # now the stack
         assert (await second.act({"kind": "stake", "chance": "noir", "amount": 20}))[
             "type"
@@ -59,3 +60,28 @@ async def test_the_house_covers_only_what_it_holds(database_url: str) -> None:
             await person.close()
     finally:
         await server.stop()
+
+
+async def test_a_punter_who_sits_down_during_a_coup_and_stakes_has_played_it(
+    live: LiveServer,
+) -> None:
+    """The coup is in that player's hand list (and so in their stats and exports), as the
+    chips it moved are in their ledger."""
+    first, late = await Player.join(live, "Early"), await Player.join(live, "Late")
+    table_id = await first.open_table("trente-et-quarante", **{**OPTIONS, "bet_seconds": 2})
+    await first.connect(table_id)
+    await first.sit(400)
+    await first.wait_for(lambda v: stake_max(v, "rouge") is not None)
+    assert (await first.act({"kind": "stake", "chance": "rouge", "amount": 10}))["type"] == "ack"
+    coup = first.view["hand_id"] if first.view else None
+    assert coup is not None  # the coup has begun: its betting window is open
+    await late.connect(table_id)
+    await late.sit(400)
+    await late.wait_for(lambda v: v["hand_id"] == coup and stake_max(v, "noir") is not None)
+    assert (await late.act({"kind": "stake", "chance": "noir", "amount": 10}))["type"] == "ack"
+    await late.wait_for(lambda v: v["hand_id"] != coup, timeout=30)
+    await live.services.writer.flush()
+    listed = (await late.http.get(f"/api/players/{late.player_id}/hands")).json()
+    assert coup in [row["hand_id"] for row in listed["hands"]]
+    for person in (first, late):
+        await person.close()

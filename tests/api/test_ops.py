@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import httpx
+import pytest
 import websockets
 
 from app.db.session import make_engine
+from app.ops import logs
 from tests.api.test_socket import FAST, audit, trianta_table
 from tests.client import Player
 from tests.conftest import LiveServer, make_settings
@@ -101,6 +104,40 @@ async def test_huge_messages_and_too_many_connections_are_refused(database_url: 
         await server.stop()
 
 
+async def test_behind_a_proxy_a_forged_forwarded_hop_does_not_escape_the_limits(
+    database_url: str,
+) -> None:
+    """The proxy appends the real address; whatever the client put before it is ignored."""
+    server = LiveServer(
+        make_settings(database_url, max_connections_per_address=2, trust_proxy_headers=True)
+    )
+    await server.start()
+    try:
+        p = await Player.join(server, "Proxied")
+        table_id = await p.open_table("trianta-ena", **FAST)
+        sockets = [
+            await websockets.connect(
+                f"{server.ws_url}/ws/tables/{table_id}",
+                additional_headers={"X-Forwarded-For": f"10.9.9.{i}, 203.0.113.7"},
+            )
+            for i in range(3)
+        ]
+        first = json.loads(await sockets[0].recv())
+        assert first["type"] == "state"
+        refused = json.loads(await sockets[-1].recv())
+        assert refused["code"] == "rate_limited" and "too many connections" in refused["message"]
+        # another real address is its own
+        other = await websockets.connect(
+            f"{server.ws_url}/ws/tables/{table_id}",
+            additional_headers={"X-Forwarded-For": "203.0.113.8"},
+        )
+        assert json.loads(await other.recv())["type"] == "state"
+        for ws in [*sockets, other]:
+            await ws.close()
+    finally:
+        await server.stop()
+
+
 async def test_graceful_shutdown_voids_the_hand_and_returns_stakes(database_url: str) -> None:
     server = LiveServer(make_settings(database_url))
     await server.start()
@@ -127,3 +164,36 @@ async def test_graceful_shutdown_voids_the_hand_and_returns_stakes(database_url:
         assert {s: table.engine.stack(s) for s in table.roster} == before
     finally:
         await again.stop()
+
+
+async def test_the_logs_never_carry_a_socket_token_or_invite(
+    live: LiveServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """uvicorn logs every socket's path with its query string: the credentials in it (a
+    player's token, a private table's invite) are blanked before the line is written."""
+    names = ("", "uvicorn", "uvicorn.error", "uvicorn.access")
+    saved = {n: (logging.getLogger(n).handlers[:], logging.getLogger(n).level) for n in names}
+    saved_propagate = {n: logging.getLogger(n).propagate for n in names}
+    player = await Player.join(live, "Quiet")
+    try:
+        logs.configure()
+        logging.getLogger("uvicorn.error").setLevel(logging.INFO)
+        response = await player.http.post(
+            "/api/tables", json={"game": "greek-31", "private": True, "options": {}}
+        )
+        table = response.json()
+        await player.connect(table["table_id"], invite=table["invite_code"])
+        logging.getLogger("table31").info("check /recover?code=R3C0VERY&x=1")
+    finally:
+        for n, (handlers, level) in saved.items():
+            logger = logging.getLogger(n)
+            logger.handlers[:] = handlers
+            logger.setLevel(level)
+            logger.propagate = saved_propagate[n]
+    err = capsys.readouterr().err
+    lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    accepted = [e["msg"] for e in lines if "WebSocket" in e["msg"]]
+    assert accepted and f"/ws/tables/{table['table_id']}?token=" in accepted[0]
+    for secret in (player.token, table["invite_code"], "R3C0VERY"):
+        assert secret not in err
+    await player.close()

@@ -236,7 +236,13 @@ async def test_a_killed_server_restarts_with_every_chip_in_place(
     assert status.get(interrupted) == "void", hands
     assert all(status[h] == "finished" for h in finished), hands
     assert hands[0]["hand_id"] == interrupted
-    assert (await get(server, f"/api/hands/{interrupted}"))["status"] == "void"
+    void = await get(server, f"/api/hands/{interrupted}")
+    assert void["status"] == "void" and "restart" in void["void"]
+    assert (void["hand_id"], void["table_id"], void["game"]) == (
+        interrupted,
+        table_id,
+        "trianta-ena",
+    )
 
     # The bankrolls did not move.
     assert (await get(server, "/api/me", banker.token))["bankroll"] == 700
@@ -251,6 +257,8 @@ async def test_a_killed_server_restarts_with_every_chip_in_place(
     assert punter.view is not None and punter.view["you"] == 1
     assert stacks(punter.view) == stacks_before
     assert stacks(banker.view) == stacks_before
+    # and they are told why their stake came back, though the table has dealt since
+    assert "restarted" in (punter.view["table"]["message"] or "")
 
     # A new hand is dealt and played to the end.
     view = await punter.wait_for(betting_in_a_new_hand(seen))

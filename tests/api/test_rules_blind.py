@@ -45,7 +45,8 @@ def illegal_variant(
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_rules_blind_client(live: LiveServer, game: str) -> None:
+async def test_rules_blind_client(live_as_served: LiveServer, game: str) -> None:
+    live = live_as_served
     setup = GAMES[game]
     rng = random.Random(hash(game) & 0xFFFF)
     people = [await Player.join(live, f"{game[:6]}{i}") for i in range(setup["players"])]

@@ -206,6 +206,7 @@ def test_the_host_page_on_a_phone_bots_seats_house_and_settings(
     shot(host, "narrow")
     bot_seat.locator("button").click()
     expect(tcard.locator(".admin-seat", has_text="(bot)")).to_have_count(0)
+    expect(host.locator("#admin-actions li").first).to_contain_text("Stood the bot in seat")
 
     # Remove the player's seat: the stack goes back to the bankroll.
     seat = tcard.locator('.admin-seat[data-seat="0"]')

@@ -160,8 +160,17 @@ def test_three_players_play_a_round(live_server: BrowserServer, open_page: Any) 
 
     # The round, through the table: cut, deal, turns, a knock, the last turns.
     log: list[str] = []
+    opened = False  # the whole discard pile, listed once it has a card under the top one
     deadline = time.monotonic() + 25
     while time.monotonic() < deadline:
+        pile = pages[0].locator(".eot-pile-all")
+        if not opened and pile.count() and not phase(pages[0]).startswith("between"):
+            pile.locator("summary").click()
+            expect(pile).to_have_attribute("open", "")
+            expect(pile.locator(".eot-pile-list .card")).to_have_count(
+                int(pile.locator("summary").inner_text().split()[-1])
+            )
+            opened = True
         # The round's end stays on the table ("Last round: …") until the next one is dealt.
         if pages[0].get_by_test_id("eot-result").count():
             if phase(pages[0]).startswith("between"):  # the moment itself, if we catch it
@@ -188,3 +197,15 @@ def test_three_players_play_a_round(live_server: BrowserServer, open_page: Any) 
     pages[0].screenshot(path=str(SHOTS / "en-og-tredive-wide-round-over.png"))
     pages[2].screenshot(path=str(SHOTS / "en-og-tredive-narrow-round-over.png"), full_page=True)
     assert time.monotonic() - started < 30
+
+    # The pile's list, opened during the round, closed when the round ended (open, it covered
+    # how the round ended); in the next round it stays closed until opened again.
+    assert opened, log
+    expect(pages[0].locator(".eot-pile-all[open]")).to_have_count(0)
+    deadline = time.monotonic() + 15
+    pile = pages[0].locator(".eot-pile-all")
+    while not (phase(pages[0]) in ("draw", "discard") and pile.count()):
+        assert time.monotonic() < deadline, f"the next round did not get going: {log}"
+        if not any(play_once(page, log) for page in pages):
+            pages[0].wait_for_timeout(60)
+    expect(pile).not_to_have_attribute("open", "")

@@ -185,3 +185,49 @@ def test_a_dealer_and_two_players_play_a_hand(live_server: BrowserServer, open_p
     expect(bob.locator('[data-testid="last-hand"]')).to_contain_text(card_text(concealed))
     shot(bob, "wide-after-showdown")
     shot(cy, "narrow-after-showdown")
+
+
+# The page's own module, rendered with the page's own helpers (dom.js, cards.js), on a view
+# between hands: "deals next: Nth hand of the deal" must read as English past the tenth hand.
+RENDER_DEAL_COUNT = """async (dealt) => {
+  const game = (await import("/static/js/games/greek-31.js")).default;
+  const dom = await import("/static/js/dom.js");
+  const cards = await import("/static/js/cards.js");
+  const view = {
+    phase: "waiting", dealer: 0, you: 1, hands_dealt: dealt, hand_id: null, last_hand: null,
+    order: [], legal: [], rules: {min_bet: 10, max_bet: 100, ace_rule: "at_least_one_high"},
+    seats: [
+      {seat: 0, name: "Ada", stack: 500, role: "dealer", hands: []},
+      {seat: 1, name: "Bob", stack: 500, role: "player", hands: []},
+    ],
+  };
+  const ctx = {...dom, ...cards, seatName: (n) => ["Ada", "Bob"][n] || `Seat ${n}`, you: 1};
+  const el = document.createElement("div");
+  game.renderCenter(view, el, ctx);
+  return el.querySelector('[data-testid="deal-count"]').textContent;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("dealt", "words"),
+    [
+        (2, "third"),
+        (10, "11th"),
+        (11, "12th"),
+        (12, "13th"),
+        (20, "21st"),
+        (21, "22nd"),
+        (22, "23rd"),
+        (40, "41st"),
+        (110, "111th"),
+        (100, "101st"),
+    ],
+)
+def test_the_deal_count_reads_as_english(
+    live_server: BrowserServer, open_page: Any, dealt: int, words: str
+) -> None:
+    page = open_page(WIDE)
+    page.goto("/")
+    text = page.evaluate(RENDER_DEAL_COUNT, dealt)
+    assert text == f" · deals next: {words} hand of the deal", text

@@ -11,6 +11,7 @@ its table. Screenshots go to /tmp/shots/review-*.png.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -51,6 +52,17 @@ def wait_for_hands(page: Any, table_id: str, count: int, seconds: float = 40) ->
             return hands
         assert time.monotonic() < deadline, f"only {len(hands)} hands at {table_id}"
         page.wait_for_timeout(200)
+
+
+def assert_fits(page: Any, what: str) -> None:
+    """No sideways scrolling: the page is exactly as wide as the window."""
+    page.wait_for_timeout(100)  # a frame for late layout (the chart's image)
+    wide, window = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert wide == window == page.viewport_size["width"], (
+        f"{what}: the page is {wide} px wide in a {page.viewport_size['width']} px window"
+    )
 
 
 def step_no(page: Any) -> int:
@@ -102,6 +114,7 @@ def test_a_player_reviews_her_hands_and_the_host_every_game(
     expect(first_row).to_contain_text("Vingt-un")
     expect(first_row).to_contain_text("Rhea")
     shot(page, "history")
+    assert_fits(page, "history")
     first_row.locator("a.hand-link").click()
     page.wait_for_url("**/hands/*")
     hand_id = page.url.split("/hands/")[1].split("#")[0]
@@ -161,6 +174,24 @@ def test_a_player_reviews_her_hands_and_the_host_every_game(
     expect(phone.locator("#step-count")).to_contain_text("Step 3 of ")
     expect(phone.locator("#btn-forward")).to_be_visible()
     shot(phone, "replay-phone")
+    assert_fits(phone, "replay on a phone")
+
+    # The lists fit a phone: a wide table scrolls in its own box, never the page.
+    phone.goto(f"/tables/{table_id}/history")
+    expect(phone.locator("#hands-table tbody tr").first).to_be_visible()
+    assert_fits(phone, "history on a phone")
+    shot(phone, "history-phone")
+    # A filter that leaves nothing says so (not that no hands were played).
+    phone.locator("#filter-since").fill("2099-01-01")
+    phone.locator(".list-filters button[type=submit]").click()
+    expect(phone.locator("#hand-list .list-foot p")).to_have_text("No hands match the filter.")
+    expect(phone.locator("#hands-table tbody tr")).to_have_count(0)
+    phone.goto(f"/players/{me['player_id']}")
+    expect(phone.locator("#hands-table tbody tr").first).to_be_visible()
+    phone.wait_for_function("() => document.querySelector('#chart-img').naturalWidth > 0")
+    expect(phone.locator("#games-table tbody tr").first).to_contain_text("Vingt-un")
+    assert_fits(phone, "player page on a phone")
+    shot(phone, "player-phone")
 
     # Her page: the chart (an SVG from the server, drawn by the browser), figures, sessions.
     page.goto(f"/players/{me['player_id']}")
@@ -171,6 +202,7 @@ def test_a_player_reviews_her_hands_and_the_host_every_game(
     expect(page.locator("#sessions-table tbody tr").first).to_contain_text("Review night")
     expect(page.locator("#hands-table tbody tr").first).to_be_visible()
     shot(page, "player")
+    assert_fits(page, "player page")
 
     # The host opens a replay of each other game: each draws its own table.
     host = open_page(WIDE)
@@ -185,6 +217,10 @@ def test_a_player_reviews_her_hands_and_the_host_every_game(
         host.locator("#slider").fill(str(last // 2))
         expect(host.locator("#step-count")).to_contain_text(f"Step {last // 2 + 1} of ")
         shot(host, f"host-{game}-middle")
+        labels = host.locator("#steps-list .step-jump").all_inner_texts()
+        # each label: the step's number, then who and what ("3 Cleo: stand, concealing …")
+        bare = [t for t in labels if re.search(r": (stand|draw|close|done)\b.* \d+$", t)]
+        assert not bare, bare  # a parameter is named by what it means, never a bare number
         host.click("#btn-last")
         expect(host.locator("#step-count")).to_contain_text(f"Step {last + 1} of {last + 1}")
         shot(host, f"host-{game}-last")

@@ -3,7 +3,9 @@
 Two bettors in two browser contexts: Ada sits at the table (a laptop screen), Bob bets standing
 (a phone screen). Each chooses a chip and taps a chance on the tableau (Ada Rouge, Bob Noir), both
 say their stakes are set, the coup is dealt, and both screens show the two rows, the dealer's
-calls and stacks that moved consistently with the totals. Screenshots go to /tmp/shots/.
+calls and stacks that moved consistently with the totals. The coup is revealed as the cards
+turn: each row's total once its cards are down, the calls after the last card, the settlement
+after the call, all within about three seconds. Screenshots go to /tmp/shots/.
 """
 
 from __future__ import annotations
@@ -63,6 +65,64 @@ def row_total(page: Any, row: str) -> int:
     return int(page.locator(f'.teq-row[data-row="{row}"] .teq-total').get_attribute("data-total"))
 
 
+WATCH_REVEAL = """() => {
+  // What the page shows at each change while a coup is revealed (read back by REVEAL_SEEN).
+  const shown = (el) => Boolean(el) && el.getClientRects().length > 0
+    && getComputedStyle(el).visibility === "visible";
+  const seen = [];
+  const look = () => {
+    const root = document.querySelector("section.teq");
+    const moment = {
+      phase: root?.dataset.phase || null,
+      stage: root?.dataset.reveal || null,
+      totals: [...document.querySelectorAll(".teq-row")]
+        .filter((row) => shown(row.querySelector(".teq-total"))).map((row) => row.dataset.row),
+      called: Boolean(root?.classList.contains("is-called")),
+      pending: shown(document.querySelector(".teq-call-pending")),
+      settlement: shown(document.getElementById("settlement")),
+      stacks: [...document.querySelectorAll(".seat .stack-value")].every(shown),
+      calls_logged: document.getElementById("log").textContent.includes("«"),
+      result_logged: [...document.querySelectorAll("#log li.log-result")].some(shown),
+    };
+    const last = seen[seen.length - 1];
+    const key = JSON.stringify(moment);
+    if (!last || last.key !== key) seen.push({ ...moment, key, t: performance.now() });
+  };
+  window.__revealSeen = seen;
+  const everything = { subtree: true, childList: true, attributes: true };
+  new MutationObserver(look).observe(document.body, everything);
+}"""
+REVEAL_SEEN = "() => window.__revealSeen.map(({ key, ...moment }) => moment)"
+
+
+def check_reveal(seen: list[dict[str, Any]], *, settled: bool) -> None:
+    """Each row's total shows once its cards are down, the call after the last card, the
+    settlement after the call (``settled``: the coup ended; an un après waits for choices), in
+    order and within about three seconds. The next window may open meanwhile (the test server
+    waits 0.3 s between hands): it says "Faites vos jeux", the last coup goes on being revealed."""
+    first = next(i for i, m in enumerate(seen) if m["stage"] == "deal-noir")
+    moments = seen[first:]
+    stages = [m["stage"] for m in moments]
+    order = ["deal-noir", "deal-rouge", "totals", "called", None]
+    assert [s for s in order if s in stages] == order, stages
+    assert stages == sorted(stages, key=order.index), stages  # never back to an earlier one
+    expected_totals = {"deal-noir": [], "deal-rouge": ["noir"], "totals": ["noir", "rouge"]}
+    for m in moments:
+        if m["stage"] is not None:
+            assert not m["settlement"] and not m["result_logged"] and not m["stacks"], m
+        if m["stage"] in expected_totals:
+            assert m["totals"] == expected_totals[m["stage"]], m
+            assert not m["called"] and not m["calls_logged"], m
+            assert m["pending"] == (m["phase"] != "betting"), m  # "Rien ne va plus" stands
+        if m["stage"] == "called":
+            assert m["called"] and not m["pending"] and m["calls_logged"], m
+    end = next(m for m in moments if m["stage"] is None)
+    assert end["totals"] == ["noir", "rouge"] and end["called"] and end["calls_logged"], end
+    assert end["stacks"], end
+    assert end["settlement"] == end["result_logged"] == settled, end
+    assert end["t"] - moments[0]["t"] < 3300, moments  # quick: the whole reveal in ~3 s
+
+
 def settle_un_apres(ada: Any, bob: Any) -> None:
     """31 and 31: Ada shares her stake, Bob puts his in prison (each from the table)."""
     ada.locator('.teq-apres button[data-apres="share"]').click()
@@ -104,13 +164,23 @@ def test_two_bettors_play_a_coup(live_server: BrowserServer, open_page: Any) -> 
     bob.screenshot(path=str(SHOTS / "trente-et-quarante-narrow-stakes.png"), full_page=True)
     assert seated_stack(ada, 0) == BUY_IN  # stakes stay in the stack until the coup settles
 
-    # Both say their stakes are set: "Rien ne va plus", and the coup is dealt at once.
+    # Both say their stakes are set: "Rien ne va plus", and the coup is dealt at once; the pages
+    # turn its cards one by one and tell the result only as they land.
+    ada.evaluate(WATCH_REVEAL)
     ada.locator('button[data-kind="done"]').click()
     bob.locator('button[data-kind="done"]').click()
     for page in (ada, bob):
-        expect(page.locator('.teq-row[data-row="rouge"] .teq-total')).to_be_visible()
         expect(page.locator("#log")).to_contain_text("Rien ne va plus")
+    expect(bob.locator("section.teq")).to_have_attribute("data-reveal", re.compile("deal"))
+    expect(bob.locator("#settlement")).to_be_hidden()
+    bob.screenshot(path=str(SHOTS / "trente-et-quarante-narrow-turning.png"), full_page=True)
+    ada.wait_for_timeout(700)
+    ada.screenshot(path=str(SHOTS / "trente-et-quarante-wide-turning.png"))
+    for page in (ada, bob):
+        expect(page.locator('.teq-row[data-row="rouge"] .teq-total')).to_be_visible()
+        expect(page.locator("section.teq")).not_to_have_attribute("data-reveal", re.compile(".*"))
     noir, rouge = row_total(ada, "noir"), row_total(ada, "rouge")
+    check_reveal(ada.evaluate(REVEAL_SEEN), settled=not noir == rouge == 31)
     assert 31 <= noir <= 40 and 31 <= rouge <= 40
     assert (row_total(bob, "noir"), row_total(bob, "rouge")) == (noir, rouge)
 
@@ -141,7 +211,96 @@ def test_two_bettors_play_a_coup(live_server: BrowserServer, open_page: Any) -> 
     assert seated_stack(bob, 0) == expected["ada"]
     assert standing_stack(ada, bob_seat) == expected["bob"]
     expect(ada.locator("#settlement")).to_contain_text(re.compile(r"Ada"))
-    ada.wait_for_timeout(1200)  # the rows are dealt in card by card
     ada.screenshot(path=str(SHOTS / "trente-et-quarante-wide-dealt.png"))
     bob.screenshot(path=str(SHOTS / "trente-et-quarante-narrow-dealt.png"), full_page=True)
     assert time.monotonic() - started < 30
+
+
+REVEAL_UN_APRES = """async () => {
+  // The module alone, on views made up here: stakes taken on coup 2, then coup 2 dealt 31-31.
+  const game = (await import("/static/js/games/trente-et-quarante.js")).default;
+  const css = document.createElement("link");
+  css.rel = "stylesheet";
+  css.href = "/static/css/games/trente-et-quarante.css";
+  document.head.append(css);
+  await new Promise((done) => { css.onload = done; });
+  const ctx = { ...(await import("/static/js/dom.js")), ...(await import("/static/js/cards.js")),
+    seatName: (n) => `Seat ${n}`, you: 0, act: () => {}, sit: () => {} };
+  const el = document.createElement("div");
+  document.body.append(el);
+  const render = (view) => { el.replaceChildren(); game.renderCenter(view, el, ctx); };
+  const card = (code) => ({ card: code, up: true });
+  const last = {
+    noir: { cards: ["TS", "TH", "TD", "2C"].map(card), total: 32 },
+    rouge: { cards: ["TC", "KH", "QD", "AS"].map(card), total: 31 },
+  };
+  const rows = {
+    noir: { cards: ["KS", "TH", "9C", "2D"].map(card), total: 31 },
+    rouge: { cards: ["QD", "JS", "9H", "2C"].map(card), total: 31 },
+  };
+  const bettor = { seat: 0, name: "Ada", stack: 900, role: "player", free_chips: 800, prison: [],
+    stakes: [{ chance: "rouge", amount: 100, insured: false, premium: 0 }], done: true };
+  const base = { you: 0, bettors: [bettor], seats: [bettor], history: [], shoe: { cards_left: 200 },
+    limits: { min_stake: 10, max_stake: 1000, insurance: true, max_apres: 3 },
+    tableau: { rouge: { stakes: 100, prison: 0 } } };
+  render({ ...base, phase: "betting", coup: 2, rows: last, calls: [], result: null, legal: [] });
+  const apres = {
+    ...base, phase: "un_apres", coup: 2, rows, deadline: null, result: { tie: "un_apres" },
+    calls: [{ fr: "Un… Un", en: "One… One" }, { fr: "Un après", en: "A tie on 31 (un après)" }],
+    un_apres: [{ seat: 0, chance: "rouge", amount: 100 }],
+    legal: ["share", "prison"].map((kind) => ({ kind, params: { chance: { one_of: ["rouge"] } } })),
+  };
+  const look = () => {
+    const root = el.querySelector("section.teq");
+    const shown = (node) => Boolean(node) && node.getClientRects().length > 0
+      && getComputedStyle(node).visibility === "visible";
+    return {
+      stage: root.dataset.reveal || null,
+      totals: [...root.querySelectorAll(".teq-total")].filter(shown).length,
+      apres: shown(root.querySelector('[data-testid="teq-apres"]')),
+      headline: root.querySelector('[data-testid="teq-headline"]').innerText.split("\\n")[0],
+      delays: [...root.querySelectorAll(".teq-row .card")].map((c) =>
+        c.classList.contains("teq-dealt") ? parseFloat(c.style.animationDelay) : null),
+    };
+  };
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+  const seen = [];
+  render(apres);
+  seen.push(look());
+  await sleep(900);
+  render(apres); // another view of the same moment (a reconnection, a bettor leaving…)
+  seen.push(look());
+  const revealing = () => el.querySelector("section.teq").dataset.reveal;
+  for (let i = 0; i < 40 && revealing(); i += 1) await sleep(100);
+  seen.push(look());
+  render(apres);
+  seen.push(look());
+  el.remove();
+  return seen;
+}"""
+
+
+@pytest.mark.browser
+def test_an_un_apres_is_called_after_the_cards_and_a_new_view_does_not_replay_them(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    page = open_page(WIDE)
+    page.goto("/")
+    dealt, again, revealed, redrawn = page.evaluate(REVEAL_UN_APRES)
+    # Just dealt: the first card turning, the others waiting their turn; no total, no call, no
+    # choice yet ("Rien ne va plus" stands).
+    assert dealt["stage"] == "deal-noir" and dealt["totals"] == 0 and not dealt["apres"], dealt
+    assert dealt["headline"] == "Rien ne va plus", dealt
+    assert dealt["delays"][0] is not None and -50 < dealt["delays"][0] <= 0, dealt
+    assert all(b > a for a, b in zip(dealt["delays"], dealt["delays"][1:], strict=False)), dealt
+    # Drawn again 0.9 s on: the cards down stay down, the next ones keep their moments.
+    assert again["stage"] in ("deal-noir", "deal-rouge") and not again["apres"], again
+    assert again["delays"][0] is None, again  # down: not turned again
+    later = [d for d in again["delays"] if d is not None]
+    assert later and all(d > -300 for d in later), again
+    # After the last card: the call ("Un après"), both totals, and the choice to make; drawn
+    # again, the same and nothing turns.
+    for done in (revealed, redrawn):
+        assert done["stage"] is None and done["totals"] == 2 and done["apres"], done
+        assert done["headline"] == "Un après", done
+    assert all(d is None for d in redrawn["delays"]), redrawn

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 FAST = {"turn_seconds": 15, "bet_seconds": 15}
@@ -200,3 +200,254 @@ def test_a_hostile_name_shows_as_text(live_server: BrowserServer, open_page: Any
     page.wait_for_timeout(300)
     assert alerts == []
     page.screenshot(path=str(SHOTS / "wide-hostile-name.png"))
+
+
+@pytest.mark.browser
+def test_a_new_banker_is_not_shown_the_last_rounds_player_hand_as_the_bank(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    """RULES.md §1: the bank changes hands between rounds. Until the next deal the last round's
+    cards stay at the seats that played them; the centre shows the new banker without cards
+    (not their player hand as if it were the bank's), the round's results stay listed, and the
+    log tells the round's result before the offer that follows it."""
+    ann = open_page(WIDE)
+    ben = open_page(WIDE)
+    choose_name(ann, "Ann")
+    choose_name(ben, "Ben")
+    path = open_table_by_api(ann, "Bank change")
+    ann.goto(path)
+    ben.goto(path)
+    sit(ann, 0)  # the banker
+    sit(ben, 1)
+
+    bet(ben, 10)
+    expect(ben.locator('button[data-kind="stand"]')).to_be_visible()
+    ann.click("#btn-leave")  # the banker leaves once the round is over: the bank ends
+    ben.locator('button[data-kind="stand"]').click()
+    expect(ben.locator("#settlement")).to_be_visible()
+    note = ben.locator('.seat[data-seat="1"]').inner_text()
+    assert "Won 10" in note or "Lost 10" in note
+
+    take = ben.locator('button[data-kind="accept_bank"]')
+    expect(take).to_be_visible()
+    take.click()
+    expect(ben.locator('.seat[data-seat="1"] .badge-banker')).to_be_visible()
+    centre = ben.locator(".bank-area")
+    expect(centre).to_contain_text("You")
+    expect(centre.locator(".card")).to_have_count(0)
+    expect(ben.locator(".round-result")).to_contain_text("You:")
+    log = ben.locator("#log li").all_inner_texts()  # newest first
+    offered = next(i for i, line in enumerate(log) if "The bank is offered to Ben" in line)
+    result = next(i for i, line in enumerate(log) if re.search(r"Ben: (Won|Lost) 10", line))
+    assert offered < result, log
+    ben.screenshot(path=str(SHOTS / "wide-new-banker.png"))
+
+
+def centre_under_seats(page: Any) -> list[str]:
+    """The pieces of the table's centre (as far as its box shows them) that a seat box covers."""
+    return page.evaluate(
+        """() => {
+          const centre = document.querySelector('#center');
+          const box = centre.getBoundingClientRect();
+          const seats = [...document.querySelectorAll('#seats .seat')]
+            .map((s) => [s.dataset.seat, s.getBoundingClientRect()]).filter(([, r]) => r.width > 0);
+          const found = [];
+          const parts = 'p, li, .card, .settlement, .settlement-note, a';
+          for (const el of centre.querySelectorAll(parts)) {
+            const r = el.getBoundingClientRect();
+            const top = Math.max(r.top, box.top), bottom = Math.min(r.bottom, box.bottom);
+            if (r.width === 0 || bottom <= top) continue;
+            for (const [seat, s] of seats) {
+              if (r.left < s.right && s.left < r.right && top < s.bottom && s.top < bottom) {
+                found.push(`${el.textContent.trim().slice(0, 40)} under seat ${seat}`);
+              }
+            }
+          }
+          return found;
+        }"""
+    )
+
+
+@pytest.mark.browser
+def test_a_closed_table_says_so_stops_and_points_to_the_lobby(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    """The host closes a table: its page says so with the host's reason, does not try to
+    reconnect, offers no seat, bot or action any more, and links back to the lobby."""
+    ann = open_page(WIDE)
+    cy = open_page(NARROW)
+    choose_name(ann, "Anne")
+    choose_name(cy, "Cyd")
+    path = open_table_by_api(ann, "Closing", bot_first=True)
+    ann.goto(path)
+    cy.goto(path)  # Cyd watches (signed in, not seated)
+    sit(ann, 1)
+    expect(ann.locator('.action[data-kind="bet"]')).to_be_visible()
+    expect(cy.locator(".btn-sit").first).to_be_visible()
+
+    table_id = path.rsplit("/", 1)[1]
+    closed = ann.request.post(
+        f"/api/admin/tables/{table_id}/close",
+        data={"reason": "Closing time"},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+    )
+    assert closed.status == 200, closed.text()
+
+    for page in (ann, cy):
+        banner = page.locator("#banner")
+        expect(banner).to_contain_text("This table is closed")
+        expect(banner).to_contain_text("Closing time")
+        expect(banner.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
+    ann.wait_for_timeout(2500)  # long enough for a reconnection attempt to have shown
+    for page in (ann, cy):
+        expect(page.locator("#conn")).to_have_text("Table closed")
+        expect(page.locator("#turn-banner")).to_have_text("")
+        expect(page.locator("#table-page")).not_to_contain_text("Reconnecting")
+        expect(page.locator("#table-page")).not_to_contain_text("Pick a free seat")
+        expect(page.locator("#btn-bot")).to_be_hidden()
+        expect(page.locator("#btn-leave")).to_be_hidden()
+        expect(page.locator(".btn-sit")).to_have_count(0)
+        expect(page.locator("#controls .action")).to_have_count(0)
+        expect(page.locator("#toasts .toast")).to_have_count(0)
+    ann.screenshot(path=str(SHOTS / "wide-closed.png"))
+    cy.screenshot(path=str(SHOTS / "narrow-closed.png"))
+    cy.locator("#banner").get_by_role("link", name="Back to the lobby").click()
+    cy.wait_for_url(re.compile(r"/$"))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["wide", "narrow"])
+def test_a_bet_out_of_range_is_refused_in_words_and_the_row_keeps_its_buttons(
+    live_server: BrowserServer, open_page: Any, viewport: dict[str, int]
+) -> None:
+    page = open_page(viewport)
+    choose_name(page, "Rangy")
+    page.goto(open_table_by_api(page, "Range", bot_first=True))
+    sit(page, 1)  # a stack of 100: bets from 1 (min_bet) to 100
+
+    form = page.locator('.action[data-kind="bet"]')
+    amount = form.locator("input[type=number]")
+    submit = form.locator("button[type=submit]")
+    expect(submit).to_be_visible()
+    amount.fill("100000")
+    expect(submit).to_have_text("Bet")
+    expect(submit).to_be_disabled()
+    expect(form.locator(".action-error")).to_have_text("Bet from 1 to 100 chips (a whole number).")
+    expect(amount).to_have_attribute("aria-invalid", "true")
+    fold = page.locator('button[data-kind="fold"]')
+    expect(fold).to_be_in_viewport()
+    expect(submit).to_be_in_viewport()
+    # Nothing in the controls' row is pushed outside it.
+    row = page.locator("#controls").bounding_box()
+    assert row is not None
+    for button in (submit, fold):
+        box = button.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= row["x"] + row["width"] + 1
+    suffix = "wide" if viewport == WIDE else "narrow"
+    page.screenshot(path=str(SHOTS / f"{suffix}-bet-out-of-range.png"))
+
+    amount.fill("0")
+    expect(submit).to_be_disabled()
+    amount.fill("7")
+    expect(submit).to_have_text("Bet 7")
+    expect(submit).to_be_enabled()
+    expect(form.locator(".action-error")).to_have_text("")
+    expect(amount).not_to_have_attribute("aria-invalid", "true")
+    submit.click()
+    expect(page.locator('button[data-kind="stand"]')).to_be_visible()
+
+
+@pytest.mark.browser
+def test_a_banker_who_leaves_is_in_the_settlement_and_the_centre_stays_clear(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    """Trianta Ena has neither pot nor house: when the banker leaves with the round's end, the
+    settlement names them with what they won or lost, not "to/from the pot or house". With four
+    hands settled (the list wraps) the centre's text stays clear of the seat boxes."""
+    dee = open_page(WIDE)
+    eve = open_page(WIDE)
+    choose_name(dee, "Dee")
+    choose_name(eve, "Eve")
+    path = open_table_by_api(dee, "Leaving")
+    dee.goto(path)
+    eve.goto(path)
+    sit(dee, 0)  # the banker
+    sit(eve, 1)
+    for _ in range(2):  # two bots, dealt in from the next round
+        added = dee.request.post(f"/api/tables/{path.rsplit('/', 1)[1]}/bots", data={})
+        assert added.status == 201, added.text()
+    bet(eve, 10)
+    eve.locator('button[data-kind="stand"]').click()
+    expect(eve.locator("#settlement")).to_be_visible()
+
+    # The next round, with the bots: the banker leaves as it ends.
+    bet(eve, 10)
+    expect(eve.locator('button[data-kind="stand"]')).to_be_visible()
+    dee.click("#btn-leave")
+    eve.locator('button[data-kind="stand"]').click()
+    settlement = eve.locator("#settlement")
+    expect(settlement.locator('li[data-left="yes"]')).to_contain_text("Dee (left)")
+    result = last_hand(eve)
+    assert set(result) == {0, 1, 2, 3}, result
+    assert sum(result.values()) == 0, result  # chips only moved between the four
+    expect(settlement).not_to_contain_text("pot or house")
+    expect(settlement.locator(".settlement-note")).to_have_count(0)
+
+    for size in (WIDE, NARROW):
+        eve.set_viewport_size(size)
+        eve.wait_for_timeout(200)
+        assert centre_under_seats(eve) == [], size
+    eve.set_viewport_size(WIDE)
+    eve.wait_for_timeout(200)
+    eve.screenshot(path=str(SHOTS / "wide-banker-left.png"))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["wide", "narrow"])
+def test_a_tall_centre_keeps_clear_of_the_seat_boxes(
+    live_server: BrowserServer, open_page: Any, viewport: dict[str, int]
+) -> None:
+    """However much the centre holds (a settlement over two lines, a long round's results), it
+    never runs under a seat box: on a laptop it fits between the seats (scrolling if need be)."""
+    page = open_page(viewport)
+    choose_name(page, "Gus")
+    page.goto(open_table_by_api(page, "Tall", bot_first=True))
+    sit(page, 1)
+    expect(page.locator('.action[data-kind="bet"]')).to_be_visible()  # a quiet betting window
+    assert centre_under_seats(page) == []
+    page.evaluate(
+        """() => {
+          const centre = document.querySelector('#game-center');
+          for (let i = 1; i <= 8; i++) {
+            const line = document.createElement('p');
+            line.textContent = `Line ${i} of a round with a great deal to say about itself`;
+            centre.append(line);
+          }
+          window.dispatchEvent(new Event('resize'));
+        }"""
+    )
+    page.wait_for_timeout(300)
+    assert centre_under_seats(page) == []
+    suffix = "wide" if viewport == WIDE else "narrow"
+    page.screenshot(path=str(SHOTS / f"{suffix}-tall-centre.png"))
+
+
+@pytest.mark.browser
+def test_the_lobby_asks_nobody_who_they_are_before_a_name_is_chosen(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    page = open_page(WIDE)
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/me") else None)
+    page.goto("/")
+    expect(page.locator("#signin-name")).to_be_visible()
+    expect(page.locator("#tables-updated")).to_contain_text("updated")
+    assert problems == [] and asked == []
+    page.fill("#signin-name", "Fay")
+    page.click("#signin-submit")
+    expect(page.locator("#signin-slot")).to_contain_text("Signed in as Fay")
+    page.reload()  # with the cookie, the lobby asks who this is, and knows
+    expect(page.locator("#signin-slot")).to_contain_text("Signed in as Fay")
+    assert len(asked) == 1 and problems == []

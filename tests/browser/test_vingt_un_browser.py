@@ -169,3 +169,40 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
     ]
     assert any(s["splits"] >= 1 and seat in s["players"] for s in summaries), summaries
     shot(splitter, "after")
+
+
+# The log lines of one change, from the page's own module with the page's own helpers: the last
+# player stands (seat 2), so the dealer (seat 0) shows both cards. The log tells it in that order.
+DESCRIBE_LAST_STAND = """async () => {
+  const game = (await import("/static/js/games/vingt-un.js")).default;
+  const dom = await import("/static/js/dom.js");
+  const cards = await import("/static/js/cards.js");
+  const down = {card: null, up: false};
+  const seats = (dealerCards, state) => [
+    {seat: 0, name: "Ada", role: "dealer", state: "dealer", stack: 500,
+     hands: [{cards: dealerCards, stake: 0, state: "playing"}]},
+    {seat: 1, name: "Bob", role: "player", state: "in hand", stack: 500,
+     hands: [{cards: [{card: "9C", up: false}, {card: "8H", up: false}], stake: 10,
+              state: "standing", total: 17}]},
+    {seat: 2, name: "Cy", role: "player", state: "in hand", stack: 500,
+     hands: [{cards: [down, down], stake: 10, state}]},
+  ];
+  const base = {hand_id: "h1", dealer: 0, you: 1, calls: ["Seat 0 deals"],
+    limits: {min_bet: 10, max_bet: 100}};
+  const prev = {...base, phase: "playing", turn: 2, turn_hand: 0,
+    seats: seats([down, down], "playing")};
+  const view = {...base, phase: "dealer", turn: 0, turn_hand: null,
+    seats: seats([{card: "9D", up: true}, {card: "TS", up: true}], "standing")};
+  view.seats[0].hands[0].total = 19;
+  const ctx = {...dom, ...cards, seatName: (n) => ["Ada", "Bob", "Cy"][n], you: 1};
+  return game.describeChanges(prev, view, ctx);
+}"""
+
+
+@pytest.mark.browser
+def test_the_log_tells_the_last_stand_before_the_dealers_cards(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    page = open_page(WIDE)
+    page.goto("/")
+    assert page.evaluate(DESCRIBE_LAST_STAND) == ["Cy stands.", "Ada shows 9♦ 10♠ (19)."]

@@ -563,6 +563,31 @@ def test_when_every_player_would_go_out_nobody_does() -> None:
     assert game.stack(1) == 1010 and game.stack(0) == 990
 
 
+def test_the_round_end_says_what_was_paid_not_what_was_owed() -> None:
+    """A player short of bets pays what they have: the status shown at the round's end says
+    so (a knocker owing two with one bet pays one; a player with none pays nothing)."""
+    game = table(players=2, bets=1)
+    start(game, dealer=0)  # seat 1 plays first
+    one_bet_31(game, 1)
+    assert game.view(None)["status"] == "Seat 1 shows 31; seat 0 pays 1"
+    start(game)  # dealer 1: seat 0 plays first; seat 1 knocks, both hold 29
+    deal(game, {0: ["KS", "QS", "9S"], 1: ["KH", "QH", "9H"]}, "5D", JUNK)
+    stir(game, 0, 1, 0)
+    act(game, 1, {"kind": "knock"})
+    stir(game, 0)
+    # nobody goes out (both would): seat 1 pays its one bet of two, seat 0 has none to pay
+    status = game.view(None)["status"]
+    assert status == "Seat 1 knocked; seat 1 pays 1; seat 0 has no bet left; seat 1 has no bet left"
+
+    game = table(bets=1)
+    start(game, dealer=0)
+    one_bet_31(game, 1)  # seats 0 and 2 pay their only bet
+    start(game)  # dealer 1: seat 2 plays first
+    one_bet_31(game, 2)
+    # seat 0 owed one with none left: out, having paid nothing; seat 1 paid its last
+    assert game.view(None)["status"] == "Seat 2 shows 31; seat 1 pays 1; seat 0 is out"
+
+
 # ----------------------------------------------------------------- the stock running out
 
 
@@ -660,6 +685,31 @@ def test_a_player_who_sits_down_during_a_match_waits_for_the_next() -> None:
     }
     assert game.can_leave(3) and not game.can_leave(0)
     assert game.legal_actions(3) == []
+
+
+def test_a_table_closed_during_a_match_gives_each_player_back_what_they_put_up() -> None:
+    """Closing for good undoes the match: the bets in front of each player and what each paid
+    into the pot go back to them; a player who sat down during the match gets none of it;
+    what a player who has since left paid in goes to those still in the match."""
+    game = table(players=4, chips=1000)  # seats 0-3, 30 each in front
+    start(game, dealer=0)  # seat 1 plays first
+    one_bet_31(game, 1)  # seats 0, 2 and 3 pay a bet each: pot 30
+    game.sit(5, 500)  # waits for the next match
+    game.release_all()
+    assert game.balances.get("pot", 0) == 0
+    assert [game.stack(seat) for seat in (0, 1, 2, 3, 5)] == [1000, 1000, 1000, 1000, 500]
+
+    game = table(players=3, bets=1)  # seats 0-2, 10 each in front
+    start(game, dealer=0)
+    one_bet_31(game, 1)  # seats 0 and 2 pay their only bet: pot 20
+    start(game)  # dealer 1: seat 2 plays first
+    one_bet_31(game, 2)  # seat 0, with no bet left, is out; seat 1 pays: pot 30
+    game.leave(0)  # out of the match, seat 0 leaves with 990
+    game.release_all()
+    # seat 2 gets back its 10 and seat 1 its 10; seat 0's 10 goes to those still in
+    assert game.balances.get("pot", 0) == 0
+    assert [game.stack(1), game.stack(2)] == [1005, 1005]
+    assert sum(game.balances.values()) == 2010
 
 
 def test_hands_are_seen_by_their_holders_only() -> None:

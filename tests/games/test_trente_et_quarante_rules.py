@@ -18,7 +18,14 @@ from app.games.base import OptionError, Transfer, action_fits
 from app.games.cards import Shuffle, canonical_shoe, fixed_seeds
 from app.games.trente_et_quarante import TrenteEtQuarante
 from app.games.trente_et_quarante_coup import POINTS, Coup, deal_coup
-from app.games.trente_et_quarante_stakes import exposure, house_limit, largest_stake, premium
+from app.games.trente_et_quarante_stakes import (
+    PrisonStake,
+    exposure,
+    house_limit,
+    house_limits,
+    largest_stake,
+    premium,
+)
 
 # The four example coups of the source (seed 002: "Winning combinations"), re-dealt with cards
 # that make the totals and the first card's colour the source describes.
@@ -573,6 +580,69 @@ def test_house_limit_is_the_largest_stake_the_house_covers() -> None:
             if exposure({**totals, chance: totals[chance] - mine + a}) <= available
         ]
         assert house_limit(totals, chance, mine, available) == (max(fits) if fits else -1)
+
+
+def test_house_limits_is_house_limit_on_every_chance() -> None:
+    rng = random.Random(6)
+    for _ in range(2000):
+        chances = ("rouge", "noir", "couleur", "inverse")
+        totals = {c: rng.choice([0, 0, 1, 10, 40, 70, 500]) for c in chances}
+        available = rng.choice([-5, 0, 1, 10, 60, 100, 150, 1000, 10**15])
+        limits = house_limits(totals, available)
+        assert limits == {c: house_limit(totals, c, 0, available) for c in totals}
+
+
+def test_a_bettor_is_offered_the_same_stakes_however_legal_is_worked_out() -> None:
+    """Before anyone stakes, ``legal`` comes from templates kept across windows and bettors
+    (:func:`.opening_legal`); they equal what the general case offers a bettor in the same
+    position, and changing a returned list changes nothing the table offers."""
+    game = seated(1000, 1000, 150, 5, min_stake=10, max_stake=400)
+    game.house_available = 300
+    stack(game, ROUGE_WINS)
+    game.start_hand()
+    opening = {seat: game.legal_actions(seat) for seat in range(4)}
+    assert opening[0] == opening[1]
+    assert [t["params"]["amount"]["max"] for t in opening[0]] == [300] * 4
+    assert [t["params"]["amount"]["max"] for t in opening[2]] == [150] * 4
+    assert opening[3] == []
+    opening[0].clear()
+    assert game.legal_actions(1) == opening[1] and game.legal_actions(0) == opening[1]
+    # the same bettor with a stake in prison of theirs (the general case) is offered the same
+    # stakes, besides moving it
+    game.prison.append(PrisonStake(99, 1, "noir", 50, 1))
+    game._touch()
+    general = game.legal_actions(1)
+    assert [t for t in general if t["kind"] == "stake"] == opening[1]
+    assert [t["kind"] for t in general[4:]] == ["move_prison"]
+    game.prison.clear()
+    game._touch()
+    act(game, 0, "stake", chance="rouge", amount=100)
+    # Rouge 100 down: the house (300) would pay at most 100 there, so 200 more on Rouge, 300 on
+    # Noir (then Rouge loses), and on Couleur or Inverse what is left beside the 100: 200
+    assert [t["params"]["amount"]["max"] for t in game.legal_actions(1)[:4]] == [200, 300, 200, 200]
+
+
+def test_every_event_of_a_coup_is_a_fresh_dict_in_both_logs() -> None:
+    """The coup's events are logged whole (:meth:`~TrenteEtQuarante.log_event`): each a dict
+    of its own, the same object in what the runtime takes and in the hand's record, with the
+    keys in the order :meth:`Game.log` gives them."""
+    game = seated(1000)
+    stack(game, ROUGE_WINS)
+    play(game, [(0, "rouge", 100)])
+    taken = game.take_log()
+    hand = game.take_completed()
+    assert hand is not None
+    assert all(a is b for a, b in zip(taken, hand.log, strict=True))
+    assert len({id(event) for event in taken}) == len(taken)
+    keys = {event["kind"]: list(event) for event in taken}
+    assert keys["faites_vos_jeux"] == ["kind", "coup", "fr", "en"]
+    assert keys["stake"] == ["kind", "seat", "chance", "amount"]
+    assert keys["rien_ne_va_plus"] == ["kind", "fr", "en", "stakes"]
+    assert keys["card"] == ["kind", "row", "card", "total"]
+    assert keys["call"] == ["kind", "fr", "en"]
+    announced = next(e for e in taken if e["kind"] == "rien_ne_va_plus")["stakes"]
+    assert announced == [{"seat": 0, "chance": "rouge", "amount": 100, "insured": False}]
+    assert hand.summary["stakes"] == [{**announced[0], "house": -100}]
 
 
 # --------------------------------------------------------------------------- seats

@@ -9,6 +9,7 @@ While a shoe is still in play the proof says "not yet revealed".
 from __future__ import annotations
 
 import copy
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,10 +56,31 @@ def tamper_a_card(record: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def earlier_of(game_id: str, index: int) -> list[dict[str, Any]]:
+    """The records played at the table before hand ``index``, oldest first."""
+    return [record for record, _, _ in recorded(game_id)[:index]]
+
+
+def published_for(game_id: str, index: int, shuffles: dict[str, Shuffle]) -> dict[str, StoredShoe]:
+    """The shoes hand ``index`` drew from and those shuffled in the hands before it."""
+    record = recorded(game_id)[index][0]
+    shoes = published(record, shuffles)
+    for earlier in earlier_of(game_id, index):
+        for commit in earlier["shuffles"]["new"]:
+            stored = shuffles[commit]
+            shoes[commit] = StoredShoe(commit, stored.seed.hex(), list(stored.source), RETIRED)
+    return shoes
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_hand_verifies_once_its_shoes_are_retired(game_id: str) -> None:
-    for record, _, shuffles in recorded(game_id):
-        proof = verify(record, published(record, shuffles), table_closed=False)
+    for i, (record, _, shuffles) in enumerate(recorded(game_id)):
+        proof = verify(
+            record,
+            published_for(game_id, i, shuffles),
+            table_closed=False,
+            earlier=earlier_of(game_id, i),
+        )
         assert proof.status == VERIFIED, (game_id, record["number"], proof.checks)
         assert {c["check"] for c in proof.checks} >= {"commitment", "cards dealt", "settlement"}
         for shoe in proof.shoes:
@@ -69,19 +91,20 @@ def test_every_hand_verifies_once_its_shoes_are_retired(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_tampered_record_fails(game_id: str) -> None:
     tried = {"card": 0, "seed": 0, "stock": 0, "stake": 0}
-    for record, _, shuffles in recorded(game_id)[:10]:
-        shoes = published(record, shuffles)
+    for i, (record, _, shuffles) in enumerate(recorded(game_id)[:10]):
+        shoes = published_for(game_id, i, shuffles)
+        earlier = earlier_of(game_id, i)
         changed = tamper_a_card(record)
         if changed is not None:
-            proof = verify(changed, shoes, table_closed=False)
+            proof = verify(changed, shoes, table_closed=False, earlier=earlier)
             assert proof.status == FAILED, (game_id, "card", proof.checks)
             tried["card"] += 1
-        for commit, shoe in shoes.items():
+        for commit, shoe in published(record, shuffles).items():
             bad = dict(shoes)
             seed = bytearray(bytes.fromhex(shoe.seed))
             seed[0] ^= 1
             bad[commit] = StoredShoe(commit, seed.hex(), shoe.source, shoe.retired_at)
-            proof = verify(record, bad, table_closed=False)
+            proof = verify(record, bad, table_closed=False, earlier=earlier)
             assert proof.status == FAILED, (game_id, "seed", proof.checks)
             assert any(c["check"] == "commitment" and c["ok"] is False for c in proof.checks)
             tried["seed"] += 1
@@ -93,15 +116,55 @@ def test_a_tampered_record_fails(game_id: str) -> None:
             j = next((i for i in range(1, len(cards)) if cards[i] != cards[0]), None)
             if j is not None:
                 cards[0], cards[j] = cards[j], cards[0]
-                proof = verify(swapped, shoes, table_closed=False)
+                proof = verify(swapped, shoes, table_closed=False, earlier=earlier)
                 assert proof.status == FAILED, (game_id, "stock", proof.checks)
                 tried["stock"] += 1
         if record["settlement"]:
             richer = copy.deepcopy(record)
             richer["settlement"][0]["amount"] += 1
-            assert verify(richer, shoes, table_closed=False).status == FAILED
+            assert verify(richer, shoes, table_closed=False, earlier=earlier).status == FAILED
             tried["stake"] += 1
     assert tried["card"] and tried["seed"] and tried["stake"], tried
+
+
+def test_greek_31_a_stock_rearranged_with_its_events_fails() -> None:
+    """Greek 31 gathers used cards under the stock, so the stock at the start of a later hand
+    is not a suffix of the shoe's order. Two cards of one rank swapped in that stock, and in
+    the hand's events to match, change no result: the proof must still catch it, because
+    the stock is derived from the seed and the hands since the shuffle."""
+    hands = recorded("greek-31")
+    tried = 0
+    for i, (record, _, shuffles) in enumerate(hands):
+        if record["shuffles"]["new"] or i == 0:
+            continue  # dealt from a shoe shuffled in an earlier hand
+        cards = record["private"]["start_state"]["stock"]["cards"]
+        dealt = [e["card"] for e in record["events"] if isinstance(e.get("card"), str)]
+        first = cards[0]
+        other = next(
+            (c for c in cards[len(dealt) + 1 :] if c[0] == first[0] and c not in dealt), None
+        )
+        if other is None or dealt.count(first) != 1:
+            continue  # (two decks: the same card twice in one hand would be swapped too)
+        changed = copy.deepcopy(record)
+        stock = changed["private"]["start_state"]["stock"]["cards"]
+        a, b = stock.index(first), stock.index(other)
+        stock[a], stock[b] = stock[b], stock[a]
+        changed["events"] = json.loads(
+            json.dumps(changed["events"]).replace(f'"{first}"', '"@@"').replace(
+                f'"{other}"', f'"{first}"').replace('"@@"', f'"{other}"')
+        )  # fmt: skip
+        shoes = published_for("greek-31", i, shuffles)
+        earlier = earlier_of("greek-31", i)
+        assert verify(record, shoes, table_closed=False, earlier=earlier).status == VERIFIED
+        proof = verify(changed, shoes, table_closed=False, earlier=earlier)
+        assert proof.status == FAILED, proof.checks
+        assert any(c["check"] == "continuity" and c["ok"] is False for c in proof.checks)
+        # Without the hands before it, a Greek 31 stock cannot be tied to its seed.
+        assert verify(record, shoes, table_closed=False).status == FAILED
+        tried += 1
+        if tried == 3:
+            break
+    assert tried, "no Greek 31 hand dealt from an earlier shoe"
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -143,3 +206,32 @@ def test_the_algorithm_in_docs_fairness_is_the_one_the_server_runs() -> None:
         cards = canonical_shoe(1 + i % 6, jokers=i % 2)
         assert names["deal_order"](cards, seed) == shuffled(cards, seed)
         assert names["commitment"](seed) == commitment(seed)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_export_gives_what_a_reader_needs_to_recompute_the_order(game_id: str) -> None:
+    """docs/fairness.md: take ``seed`` and ``source`` of a revealed shoe from the hand's JSON
+    export, and the documented algorithm gives the deal order; nothing before the reveal."""
+    from app.review.export import hand_export
+
+    record, _, shuffles = recorded(game_id)[0]
+    for retired, closed in ((True, False), (False, False), (False, True)):
+        body = hand_export(
+            record,
+            status="finished",
+            viewer_seat=None,
+            shoes=published(record, shuffles, retired=retired),
+            table_closed=closed,
+            table_name="T",
+        )
+        assert body["shoes"]
+        for shoe in body["shoes"]:
+            if not (retired or closed):
+                assert shoe["revealed"] is False and shoe["seed"] is None
+                assert shoe["source"] is None
+                continue
+            assert shoe["revealed"] is True
+            stored = shuffles[shoe["commit"]]
+            assert shoe["source"] == list(stored.source)
+            order = shuffled(shoe["source"], bytes.fromhex(shoe["seed"]))
+            assert order == list(Shuffle.of(list(stored.source), stored.seed).order)

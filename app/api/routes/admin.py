@@ -10,7 +10,6 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import ledger
 from app.api.deps import HostDep, ServicesDep
@@ -57,7 +56,7 @@ def _table(services: Services, table_id: str) -> TableActor:
 async def _record(
     services: Services, action: str, detail: dict[str, Any], note: str | None = None
 ) -> None:
-    await services.writer.run(lambda s: store.record_host_action(s, action, detail, note))
+    await services.writer.run(store.record_host_action, action, detail, note)
 
 
 @router.get("/audit")
@@ -79,14 +78,8 @@ async def audit(services: ServicesDep) -> dict[str, Any]:
 @router.post("/house")
 async def fund_house(body: HouseFunds, services: ServicesDep) -> dict[str, Any]:
     """Grant chips to the house that banks Trente et Quarante."""
-
-    async def grant(session: AsyncSession) -> int:
-        await ledger.transfer(session, None, ledger.HOUSE, body.amount, body.reason)
-        await store.record_host_action(session, "fund_house", {"amount": body.amount}, body.reason)
-        return await ledger.balance(session, ledger.HOUSE)
-
-    balance = await services.writer.run(grant)
-    services.lobby.house.balance += body.amount
+    balance = await services.writer.run(store.fund_house, body.amount, body.reason)
+    services.lobby.house.fund(body.amount)  # the tables it banks publish their new limits
     return {"house": balance}
 
 
@@ -117,27 +110,14 @@ async def grant_or_take(player_id: str, body: ChipsIn, services: ServicesDep) ->
     ledger with the host's reason. A take larger than the bankroll is refused."""
     if body.amount == 0:
         raise HTTPException(422, "amount must not be zero")
-
-    async def move(session: AsyncSession) -> int:
-        if await session.get(Player, player_id) is None:
-            raise HTTPException(404, "no such player")
-        account = ledger.bankroll(player_id)
-        if body.amount > 0:
-            await ledger.transfer(session, None, account, body.amount, body.reason)
-        else:
-            await ledger.transfer(session, account, None, -body.amount, body.reason)
-        await store.record_host_action(
-            session,
-            "grant_chips" if body.amount > 0 else "take_chips",
-            {"player_id": player_id, "amount": body.amount},
-            body.reason,
-        )
-        return await ledger.balance(session, account)
-
     try:
-        balance = await services.writer.run(move)
+        balance = await services.writer.run(
+            store.grant_or_take, player_id, body.amount, body.reason
+        )
     except InsufficientFunds:
         raise HTTPException(409, "the bankroll does not hold that many chips") from None
+    if balance is None:
+        raise HTTPException(404, "no such player")
     return {"player_id": player_id, "bankroll": balance}
 
 
@@ -149,6 +129,9 @@ async def tables(services: ServicesDep) -> list[dict[str, Any]]:
         if table.closed:
             continue
         row = table.summary()
+        # a removed seat stands up at the next moment the rules allow: say so meanwhile
+        for seat in row["seats"]:
+            seat["leaving"] = seat["seat"] in table._pending_leave
         if table.private:
             row["invite_code"] = table.invite_code
             row["invite_path"] = f"/tables/{table.table_id}?invite={table.invite_code}"
@@ -216,6 +199,16 @@ async def add_bot(table_id: str, services: ServicesDep) -> dict[str, Any]:
     return {"seat": seat}
 
 
+@router.delete("/tables/{table_id}/bots/{seat}")
+async def remove_bot(table_id: str, seat: int, services: ServicesDep) -> dict[str, Any]:
+    """Stand a bot up (at the next moment the rules allow), recorded as a host action."""
+    left = await _table(services, table_id).remove_bot(seat)
+    if left is None:
+        raise HTTPException(404, "no bot in that seat")
+    await _record(services, "remove_bot", {"table_id": table_id, "seat": seat})
+    return {"seat": seat, "removed": left, "pending": not left}
+
+
 @router.get("/settings")
 async def get_settings(services: ServicesDep) -> dict[str, Any]:
     return {"starting_bankroll": services.starting_bankroll}
@@ -224,9 +217,7 @@ async def get_settings(services: ServicesDep) -> dict[str, Any]:
 @router.put("/settings")
 async def put_settings(body: SettingsIn, services: ServicesDep) -> dict[str, Any]:
     """Change the starting bankroll granted to each new player (kept across restarts)."""
-    await services.writer.run(
-        lambda s: store.set_setting(s, "starting_bankroll", body.starting_bankroll)
-    )
+    await services.writer.run(store.set_setting, "starting_bankroll", body.starting_bankroll)
     services.starting_bankroll = body.starting_bankroll
     await _record(services, "set_starting_bankroll", {"value": body.starting_bankroll})
     return {"starting_bankroll": body.starting_bankroll}

@@ -40,4 +40,11 @@ async def get_hand(hand_id: str, session: SessionDep, viewer: OptionalPlayerDep)
     hand = await access.finished_hand(session, hand_id)
     record = public_record(hand.record or {}, viewer.id if viewer else None)
     record["status"] = hand.status
+    # a void hand's record holds only why it is void: what the row knows fills the rest
+    record.setdefault("hand_id", hand.id)
+    record.setdefault("table_id", hand.table_id)
+    record.setdefault("game", hand.game)
+    record.setdefault("number", hand.number)
+    record.setdefault("started_at", hand.started_at.isoformat() if hand.started_at else None)
+    record.setdefault("ended_at", hand.ended_at.isoformat() if hand.ended_at else None)
     return record

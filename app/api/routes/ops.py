@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from sqlalchemy import text
 
 from app.api.deps import ServicesDep
-from app.ops import collector
+from app.ops import collector, memory
 
 router = APIRouter(tags=["operations"])
 
@@ -44,4 +44,5 @@ async def metrics(services: ServicesDep) -> PlainTextResponse:
         writer_failures=services.writer.failures,
     )
     body += "\n".join(collector.PAUSES.lines()) + "\n"
+    body += "\n".join(memory.TRIMMER.lines()) + "\n"
     return PlainTextResponse(body, media_type="text/plain; version=0.0.4")

@@ -27,7 +27,7 @@ from app.review import access, lists, sessions, stats
 from app.review.access import Reader
 from app.review.chart import bankroll_svg
 from app.review.export import hand_export
-from app.review.fairness import StoredShoe, verify
+from app.review.fairness import StoredShoe, earlier_hands, verify
 from app.review.steps import replay_for, shoes_of
 
 router = APIRouter(tags=["review"])
@@ -59,8 +59,13 @@ async def _table(session: AsyncSession, table_id: str) -> GameTable | None:
     return await session.get(GameTable, table_id)
 
 
-async def _shoes(session: AsyncSession, record: dict[str, Any]) -> dict[str, StoredShoe]:
+async def _shoes(
+    session: AsyncSession, record: dict[str, Any], *more: dict[str, Any]
+) -> dict[str, StoredShoe]:
+    """The stored shoes the hand drew from (and those the ``more`` hands shuffled)."""
     commits = [commit for commit, _ in shoes_of(record)]
+    for other in more:
+        commits += list((other.get("shuffles") or {}).get("new") or [])
     if not commits:
         return {}
     rows = await session.scalars(select(Shoe).where(Shoe.commit.in_(commits)))
@@ -111,10 +116,13 @@ async def hand_verify(hand_id: str, session: SessionDep, reader: ReaderDep) -> d
     hand, _ = await _readable(session, hand_id, reader)
     record = hand.record or {}
     table = await _table(session, hand.table_id)
+    assert hand.ended_at is not None
+    earlier = await earlier_hands(session, hand.id, hand.table_id, hand.ended_at)
     proof = verify(
         record,
-        await _shoes(session, record),
+        await _shoes(session, record, *earlier),
         table_closed=table is not None and table.status == "closed",
+        earlier=earlier,
     )
     return {"hand_id": hand.id, "game": hand.game, **proof.to_json()}
 

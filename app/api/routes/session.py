@@ -64,7 +64,7 @@ async def open_session(
     if settings.join_code and not same_secret(body.join_code or "", settings.join_code):
         raise HTTPException(403, "this server needs its join code")
     player, token = await services.writer.run(
-        lambda s: store.create_player(s, body.name, bankroll=services.starting_bankroll)
+        store.create_player, body.name, bankroll=services.starting_bankroll
     )
     set_session_cookie(request, response, token)
     return await player_json(session, player, token)
@@ -84,7 +84,7 @@ async def make_recovery_code(player: PlayerDep, services: ServicesDep) -> dict[s
     """A personal recovery code and link: open the link on another device to be the same
     player there. Making a new one retires the old one."""
     player_id = player.id  # plain data for the writer's thread, not the request's ORM object
-    code = await services.writer.run(lambda s: store.new_recovery_code(s, player_id))
+    code = await services.writer.run(store.new_recovery_code, player_id)
     return {"code": code, "link": f"/recover?code={code}"}
 
 
@@ -97,7 +97,7 @@ async def recover(
     session: SessionDep,
 ) -> dict[str, Any]:
     """Redeem a recovery code on this device: sets this device's cookie."""
-    found = await services.writer.run(lambda s: store.redeem_recovery_code(s, body.code))
+    found = await services.writer.run(store.redeem_recovery_code, body.code)
     if found is None:
         raise HTTPException(404, "that recovery code is not valid (it may have been replaced)")
     player, token = found

@@ -139,9 +139,6 @@ async def remove_bot(
     player_id = viewer.id if viewer else None
     table = _table(services, table_id, request, player_id)
     _opener_or_host(table, request, services, player_id)
-    async with table.lock:
-        info = table.roster.get(seat)
-        if info is None or not info.is_bot:
-            raise HTTPException(404, "no bot in that seat")
-        table.request_leave(seat)
+    if await table.remove_bot(seat) is None:
+        raise HTTPException(404, "no bot in that seat")
     return {"seat": seat, "table": table.summary()}

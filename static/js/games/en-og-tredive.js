@@ -17,6 +17,7 @@ const memory = {
   pick: { key: null, cards: [] },
   lastResult: null, // {lines: [text], hands: [{name, cards, value}]}
   pileOpen: false, // the whole discard pile is listed
+  pileRound: null, // the round (or the pause after it) the list was opened in
 };
 
 // ------------------------------------------------------------------ reading the view
@@ -95,7 +96,7 @@ function resultOf(view, ctx) {
   if (/^(Next round|Waiting for players)$/.test(view.status)) return null;
   const lines = view.status.split(/;\s*/).map((part) => fixVerb(withNames(part, view, ctx)
     .replace(/ pays (\d+)$/, (_, n) => ` pays ${Number(n) === 1 ? "one bet" : `${n} bets`} into the pot`)));
-  if (/ knocked$/.test(lines[0]) && !lines.some((line) => / into the pot$/.test(line))) lines.push("Nobody pays");
+  if (/ knocked$/.test(lines[0]) && !lines.some((line) => / into the pot$| out$| no bet left$/.test(line))) lines.push("Nobody pays");
   return lines;
 }
 
@@ -103,7 +104,7 @@ function resultOf(view, ctx) {
 function fixVerb(line) {
   return line
     .replace(/^You pays /, "You pay ").replace(/^You is /, "You are ").replace(/^You shows /, "You show ")
-    .replace(/^You wins /, "You win ").replace(/^You knocked/, "You knocked");
+    .replace(/^You wins /, "You win ").replace(/^You has /, "You have ").replace(/^You knocked/, "You knocked");
 }
 
 function resultBlock(view, ctx) {
@@ -119,7 +120,7 @@ function resultBlock(view, ctx) {
   return h("div", { class: `eot-result${matchOver ? " eot-result-match" : ""}`, role: "status", "data-testid": "eot-result" },
     h("p", { class: "eot-result-title" }, h("span", { class: "muted small" }, matchOver ? "Match over: " : lines ? "Round over: " : "Last round: "), h("strong", {}, title)),
     rest.length || hands.length ? h("ul", { class: "eot-result-list" },
-      rest.map((line) => h("li", { class: / out$| are out$/.test(line) ? "is-out" : /match/.test(line) ? "is-winner" : "" }, line)),
+      rest.map((line) => h("li", { class: / out$| no bet left$/.test(line) ? "is-out" : /match/.test(line) ? "is-winner" : "" }, line)),
       hands.map((hand) => h("li", { class: "eot-result-hand" }, `${hand.name}: `,
         hand.cards.map((c, i) => [i ? " " : "", h("span", { class: /[HD]$/.test(c) ? "eot-red" : "" }, ctx.cardText(c))]),
         ` = ${hand.value}`))) : null);
@@ -175,7 +176,11 @@ function tableBlock(view, ctx) {
     if (top) node.classList.add("eot-top");
     return node;
   });
-  // Every card of the pile may be looked at (§5 step 4); the list stays open across updates.
+  // Every card of the pile may be looked at (§5 step 4); the list stays open across updates
+  // until the round ends (then it would cover how it ended) or the next one begins.
+  const round = BETWEEN.has(view.phase) ? "between" : view.hand_id;
+  if (memory.pileRound !== round) memory.pileOpen = false;
+  memory.pileRound = round;
   const under = pile.length > 1
     ? h("details", { class: "eot-pile-all", open: memory.pileOpen, ontoggle: (e) => { memory.pileOpen = e.currentTarget.open; } },
         h("summary", {}, `All ${pile.length}`),

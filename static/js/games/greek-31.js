@@ -16,7 +16,12 @@ const ACE_RULES = {
 };
 
 const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
-const ordinal = (n) => (n >= 0 && n < ORDINALS.length ? ORDINALS[n] : `${n}th`);
+/** "third", "11th", "21st", "22nd", "23rd", "111th": past ten, the English suffix. */
+function ordinal(n) {
+  if (n >= 0 && n < ORDINALS.length) return ORDINALS[n];
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
 
 const seatOf = (view, n) => (view.seats || []).find((s) => s.seat === n) || null;
 const isSeat = (n) => Number.isInteger(n);

@@ -9,6 +9,13 @@
 // action sent (ctx.act) fits a template of `legal`: stake, remove, insure and move_prison from
 // the tableau and the prison list, share or prison from the un après panel; the dock keeps
 // "done" (its stake and un après controls are hidden while the tableau is on the page).
+//
+// The reveal: the view has a dealt coup whole (rows, totals, calls, settled stacks), but the page
+// turns the cards one by one as the dealer does; each row's total shows as its last card lands,
+// the calls and the result after the last card, the settlement (the "Hand settled" box, stacks and
+// their changes, prison, the result in the log) after the call. What is shown is worked out from
+// the time since the page saw the coup dealt (memory.reveal), so any view drawn meanwhile (the
+// next window opening, a reconnection) shows the same moment: nothing replays, nothing is lost.
 import { clock } from "../api.js";
 
 const CHANCES = ["rouge", "noir", "couleur", "inverse"];
@@ -24,9 +31,156 @@ const PILLS_SHOWN = 3;
 const memory = {
   chip: null,
   window: null, // {coup, stakes: [{seat, name, chance, amount, insured}]}: the last window's stakes
-  dealt: null, // the coup whose rows were last drawn (cards are dealt in one by one once)
+  dealt: null, // the coup whose rows were last drawn (a coup seen dealt is revealed once)
+  reveal: null, // the coup being revealed (planReveal), until its settlement shows
+  logLines: null, // {coup, lines}: the log's lines of a coup just dealt, said as it is revealed
   clockStart: new Map(), // deadline → when the page first saw it (for the clock's bar)
 };
+
+// ------------------------------------------------------------------ the reveal
+
+/** The reveal's pace (ms). The whole coup shows in under 3 s however many cards it takes. */
+const REVEAL = {
+  step: 180, // from one card to the next
+  span: 1500, // at most from the first card to the last (long rows turn faster)
+  rowPause: 250, // after Noir's last card, before Rouge's first
+  flip: 300, // a card turning over (teq-turn in the CSS)
+  call: 250, // from the last card down to the call
+  settle: 450, // from the call to the settlement
+};
+
+/** The moments of a coup's reveal, from when the page saw it dealt. */
+function planReveal(coup, rows) {
+  const noir = rows.noir.cards?.length || 0;
+  const count = noir + (rows.rouge.cards?.length || 0);
+  const step = count > 1 ? Math.min(REVEAL.step, REVEAL.span / (count - 1)) : 0;
+  const at = (i) => i * step + (i >= noir ? REVEAL.rowPause : 0);
+  const cards = Array.from({ length: count }, (_, i) => at(i));
+  const noirDown = noir ? at(noir - 1) + REVEAL.flip : 0;
+  const rougeDown = count > noir ? at(count - 1) + REVEAL.flip : noirDown;
+  const call = rougeDown + REVEAL.call;
+  return {
+    coup, start: performance.now(), cards, noir: noirDown, rouge: rougeDown, call, done: call + REVEAL.settle,
+    lines: [], logged: false, anchor: null, held: [], timer: null,
+  };
+}
+
+/** Where the reveal of `coup`'s rows stands now: "deal-noir" (Noir's cards turning),
+ *  "deal-rouge" (Noir's total shown, Rouge's cards turning), "totals", "called" (the result is
+ *  called, the settlement is next); null once all is shown (or for rows not being revealed). */
+function revealStage(coup, now = performance.now()) {
+  const r = memory.reveal;
+  if (!r || r.coup !== coup) return null;
+  const t = now - r.start;
+  if (t >= r.done) return null;
+  if (t < r.noir) return "deal-noir";
+  if (t < r.rouge) return "deal-rouge";
+  return t < r.call ? "totals" : "called";
+}
+
+/** The coup whose rows a view shows: while stakes are taken, the last one. */
+const rowsCoupOf = (view) => (view.phase === "betting" ? view.coup - 1 : view.coup);
+
+/** A new coup's rows are on the table: reveal them if the page saw them dealt. */
+function noteDeal(view) {
+  const coup = rowsCoupOf(view);
+  const seen = memory.dealt;
+  memory.dealt = coup;
+  if (seen === null || seen === coup || !view.rows?.noir || !view.rows?.rouge) return;
+  finishReveal(); // a reveal still running (it cannot be, at this pace) ends at once
+  memory.reveal = planReveal(coup, view.rows);
+  if (memory.logLines?.coup === coup) {
+    memory.reveal.lines = memory.logLines.lines;
+    memory.logLines = null;
+    holdResultLines(memory.reveal);
+  }
+}
+
+/** Set the page to the reveal's moment, and come back at the next one. Idempotent. */
+function syncReveal() {
+  const r = memory.reveal;
+  if (r) clearTimeout(r.timer);
+  const stage = r ? revealStage(r.coup) : null;
+  const root = document.querySelector("section.teq");
+  if (root) markStage(root, stage);
+  if (memory.logLines) flushLogLines(); // a coup's lines that no reveal took
+  if (!r) return;
+  if (stage === "called") logCoup(r);
+  if (stage === null) {
+    finishReveal();
+    return;
+  }
+  const t = performance.now() - r.start;
+  const next = [r.noir, r.rouge, r.call, r.done].find((moment) => moment > t);
+  r.timer = setTimeout(syncReveal, Math.max(0, next - t) + 15);
+}
+
+function markStage(root, stage) {
+  if (stage) root.dataset.reveal = stage;
+  else delete root.dataset.reveal;
+  root.classList.toggle("is-called", stage === null || stage === "called");
+}
+
+/** The reveal is over: the log says the coup, the settlement's lines show. */
+function finishReveal() {
+  const r = memory.reveal;
+  if (!r) return;
+  clearTimeout(r.timer);
+  memory.reveal = null;
+  logCoup(r);
+  for (const li of r.held) li.classList.remove("teq-held");
+  const root = document.querySelector("section.teq");
+  if (root) markStage(root, null);
+}
+
+// The log: the coup's lines (the rows, the calls) are written when it is called, in the log's
+// order and time, just after "Rien ne va plus."; the lines the table wrote after that one (the
+// hand's result) wait for the settlement.
+
+function logEntries() {
+  return [...(document.getElementById("log")?.children || [])];
+}
+
+function holdResultLines(r) {
+  const entries = logEntries(); // newest first
+  const at = entries.findIndex((li) => li.textContent.trim().endsWith("Rien ne va plus."));
+  if (at < 0) return;
+  r.anchor = entries[at];
+  r.held = entries.slice(0, at);
+  for (const li of r.held) li.classList.add("teq-held");
+}
+
+function logCoup(r) {
+  if (r.logged) return;
+  r.logged = true;
+  writeLines(r.lines, r.anchor);
+}
+
+function flushLogLines() {
+  const pending = memory.logLines;
+  memory.logLines = null;
+  const anchor = logEntries().find((li) => li.textContent.trim().endsWith("Rien ne va plus.")) || null;
+  writeLines(pending.lines, anchor);
+}
+
+/** Lines into the log after `anchor` (an entry of it), oldest first, at its time. */
+function writeLines(lines, anchor) {
+  const list = document.getElementById("log");
+  if (!list || !lines.length) return;
+  const placed = anchor && anchor.parentElement === list;
+  const stamp = (placed && anchor.querySelector("time")?.textContent)
+    || new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  let newest = placed ? anchor : null;
+  for (const text of lines) {
+    const time = document.createElement("time");
+    time.textContent = stamp;
+    const li = document.createElement("li");
+    li.append(time, " ", text);
+    if (newest) newest.before(li);
+    else list.prepend(li);
+    newest = li;
+  }
+}
 
 // ------------------------------------------------------------------ reading the view
 
@@ -169,29 +323,35 @@ function headline(view, ctx) {
     en = bettorsOf(view).length ? "The next coup opens in a moment" : "Waiting for bettors: sit down or bet standing";
   }
   const timer = view.phase === "betting" && typeof view.deadline === "number" ? clockBar(h, view.deadline, "Rien ne va plus in") : null;
+  // While the coup is revealed, the dealer's "Rien ne va plus" stands until the call.
+  const revealing = view.phase !== "betting" && revealStage(rowsCoupOf(view)) !== null;
   return h("div", { class: `teq-head teq-head-${tone || "idle"}`, "data-testid": "teq-headline" },
-    h("p", { class: "teq-call", lang: "fr" }, fr),
-    h("p", { class: "teq-call-en" }, en),
+    revealing ? h("div", { class: "teq-until-call" },
+      h("p", { class: "teq-call teq-call-pending", lang: "fr" }, "Rien ne va plus"),
+      h("p", { class: "teq-call-en" }, "No more stakes: the cards are turned")) : null,
+    h("p", { class: `teq-call${revealing ? " teq-when-called" : ""}`, lang: "fr" }, fr),
+    h("p", { class: `teq-call-en${revealing ? " teq-when-called" : ""}` }, en),
     timer, callsBlock(view, ctx));
 }
 
 function rowsBlock(view, ctx) {
   const { h } = ctx;
   const rows = view.rows;
-  // The rows shown belong to this coup once it is dealt; while stakes are taken, to the last.
-  const rowsCoup = view.phase === "betting" ? view.coup - 1 : view.coup;
-  const fresh = memory.dealt !== null && memory.dealt !== rowsCoup; // just dealt: turn the cards one by one
-  memory.dealt = rowsCoup;
   if (!rows || !rows.noir || !rows.rouge) return null;
   const wins = winning(view);
+  // While the coup is revealed each card turns at its moment: one still to come waits face
+  // down, one turning goes on from where it was (a negative delay), one down is drawn as it is.
+  const r = revealStage(rowsCoupOf(view)) !== null ? memory.reveal : null;
+  const elapsed = r ? performance.now() - r.start : 0;
   let order = 0;
   const row = (name) => {
     const data = rows[name];
     const cards = (data.cards || []).map((c) => {
       const card = ctx.cardEl(c, { small: true });
-      if (fresh) {
+      const delay = r ? r.cards[order] - elapsed : -Infinity;
+      if (delay > -REVEAL.flip) {
         card.classList.add("teq-dealt");
-        card.style.animationDelay = `${order * 110}ms`;
+        card.style.animationDelay = `${Math.round(delay)}ms`;
       }
       order += 1;
       return card;
@@ -202,10 +362,12 @@ function rowsBlock(view, ctx) {
       h("span", { class: "hand-value teq-total", title: `${FRENCH[name]} total`, dataset: { total: data.total } }, String(data.total)));
   };
   const calls = Array.isArray(view.calls) ? view.calls : [];
-  const lastCall = view.phase === "betting" && calls.length ? ` · ${calls[calls.length - 1].fr}` : "";
-  const caption = view.phase === "betting" ? `Last coup (${view.coup - 1})${lastCall}` : `Coup ${view.coup}`;
+  const lastCall = view.phase === "betting" && calls.length
+    ? h("span", { class: "teq-reveal-call" }, ` · ${calls[calls.length - 1].fr}`) : null;
+  const caption = view.phase === "betting" ? `Last coup (${view.coup - 1})` : `Coup ${view.coup}`;
   return h("div", { class: "teq-rows", "aria-label": "The two rows" },
-    h("div", { class: "teq-caption" }, h("span", { class: "muted" }, caption), scoreCard(view, ctx)), row("noir"), row("rouge"));
+    h("div", { class: "teq-caption" }, h("span", { class: "muted" }, caption, lastCall), scoreCard(view, ctx)),
+    row("noir"), row("rouge"));
 }
 
 function callsBlock(view, ctx) {
@@ -214,7 +376,7 @@ function callsBlock(view, ctx) {
   if (!calls.length || view.phase === "betting") return null;
   // The last call (the result) is the headline itself; these are the calls before it.
   const all = [{ fr: "Rien ne va plus", en: "No more stakes" }, ...calls.slice(0, -1)];
-  return h("ol", { class: "teq-calls", "aria-label": "The dealer's calls", "data-testid": "teq-calls" },
+  return h("ol", { class: "teq-calls teq-when-called", "aria-label": "The dealer's calls", "data-testid": "teq-calls" },
     all.map((c) => h("li", {}, h("span", { class: "teq-fr", lang: "fr" }, String(c.fr)), " ", h("span", { class: "teq-en" }, String(c.en)))));
 }
 
@@ -257,13 +419,13 @@ function zone(view, ctx, chance, stakes) {
     h("span", { class: "teq-pill-name" }, shortName(s.name)), " ",
     h("strong", {}, ctx.chips(s.amount)),
     s.insured ? h("span", { class: "teq-insured", title: "insured", "aria-label": "insured" }, "✓") : null,
-    s.result ? h("span", { class: "teq-pill-delta" }, ` ${s.result.delta ? ctx.signed(s.result.delta) : s.result.text}`) : null));
+    s.result ? h("span", { class: "teq-pill-delta teq-reveal-call" }, ` ${s.result.delta ? ctx.signed(s.result.delta) : s.result.text}`) : null));
   if (hidden.length) {
     pills.push(h("span", { class: "teq-pill", title: hidden.map((s) => `${s.name} ${ctx.chips(s.amount)}`).join(", ") },
       `+${hidden.length} more`));
   }
   if (prison) {
-    pills.push(h("span", { class: "teq-pill teq-pill-prison", title: "Stakes in prison on this chance" },
+    pills.push(h("span", { class: "teq-pill teq-pill-prison teq-reveal-settle", title: "Stakes in prison on this chance" },
       h("span", { class: "teq-prison-word" }, "prison"), " ", ctx.chips(prison)));
   }
 
@@ -314,7 +476,7 @@ function chipSelector(view, ctx) {
       },
     }, ctx.chips(v))),
     h("span", { class: "teq-free small", title: "Your chips not yet at stake" },
-      "Free ", h("strong", {}, ctx.chips(me.free_chips ?? me.stack))));
+      "Free ", h("strong", { class: "teq-stack teq-reveal-settle" }, ctx.chips(me.free_chips ?? me.stack))));
 }
 
 /** After another chip is chosen: the zones' labels and tools say the new amounts. */
@@ -342,7 +504,7 @@ function unApresBlock(view, ctx) {
     const name = bettorName(view, ctx, u.seat);
     others.set(name, [...(others.get(name) || []), `${FRENCH[u.chance] || u.chance} ${ctx.chips(u.amount)}`]);
   }
-  return h("div", { class: "teq-apres", role: "region", "aria-label": "Un après: share or prison", "data-testid": "teq-apres" },
+  return h("div", { class: "teq-apres teq-when-called", role: "region", "aria-label": "Un après: share or prison", "data-testid": "teq-apres" },
     h("p", { class: "teq-apres-title" }, h("strong", { lang: "fr" }, "Un après"),
       " — both rows made 31. Insured stakes are untouched; the owner of every other stake chooses:"),
     h("ul", { class: "teq-apres-rules" },
@@ -386,7 +548,7 @@ function prisonBlock(view, ctx) {
   if (!held.length) return null;
   const moves = new Map(templates(view, "move_prison").map((t) => [choices(t, "stake")[0], choices(t, "to")]));
   const levels = view.limits?.max_apres;
-  return h("div", { class: "teq-prison", role: "region", "aria-label": "Stakes in prison", "data-testid": "teq-prison" },
+  return h("div", { class: "teq-prison teq-reveal-settle", role: "region", "aria-label": "Stakes in prison", "data-testid": "teq-prison" },
     h("p", { class: "teq-section-title" }, h("span", { lang: "fr" }, "En prison"),
       h("span", { class: "muted small" }, " · freed when its chance wins, lost when it loses")),
     h("ul", { class: "teq-prison-list" }, held.map((p) => {
@@ -424,7 +586,7 @@ function standingBlock(view, ctx) {
       h("span", { class: "muted small" }, ` · ${standing.length} bettor${standing.length === 1 ? "" : "s"} behind the seats`)),
     standing.length
       ? h("ul", { class: "teq-standing-list" }, standing.map((b) => h("li", { class: b.seat === view.you ? "is-you" : "", dataset: { seat: b.seat, stack: b.stack } },
-          h("strong", {}, nameOf(b, view, ctx)), " ", h("span", { class: "muted" }, ctx.chips(b.stack)),
+          h("strong", {}, nameOf(b, view, ctx)), " ", h("span", { class: "muted teq-stack teq-reveal-settle" }, ctx.chips(b.stack)),
           (b.stakes || []).map((s) => h("span", { class: `teq-mini teq-mini-${s.chance}` }, `${FRENCH[s.chance]} ${ctx.chips(s.amount)}`)))))
       : null,
     canStand ? h("button", { type: "button", class: "btn btn-small btn-sit teq-stand", "data-testid": "bet-standing", onclick: onStand },
@@ -435,11 +597,14 @@ function scoreCard(view, ctx) {
   const { h } = ctx;
   const history = Array.isArray(view.history) ? view.history.slice(-HISTORY_SHOWN) : [];
   if (!history.length) return null;
+  // The coup being revealed is the card's last entry (a void coup has none): it waits for the call.
+  const waits = revealStage(rowsCoupOf(view)) !== null && !view.result?.void;
   return h("span", { class: "teq-score", "aria-label": "The last coups, oldest first" },
-    history.map((r) => {
-      if (r.tie) return h("span", { class: "teq-score-tie", title: `${r.noir}–${r.rouge}: ${r.tie === "un_apres" ? "un après" : "après"}` }, "=");
+    history.map((r, i) => {
+      const extra = waits && i === history.length - 1 ? " teq-reveal-call" : "";
+      if (r.tie) return h("span", { class: `teq-score-tie${extra}`, title: `${r.noir}–${r.rouge}: ${r.tie === "un_apres" ? "un après" : "après"}` }, "=");
       const text = `${r.winner === "rouge" ? "R" : "N"}${r.colour === "couleur" ? "c" : "i"}`;
-      return h("span", { class: `teq-score-${r.winner}`, title: `Noir ${r.noir}, Rouge ${r.rouge}: ${FRENCH[r.winner]} and ${FRENCH[r.colour]}` }, text);
+      return h("span", { class: `teq-score-${r.winner}${extra}`, title: `Noir ${r.noir}, Rouge ${r.rouge}: ${FRENCH[r.winner]} and ${FRENCH[r.colour]}` }, text);
     }));
 }
 
@@ -550,13 +715,16 @@ export default {
   renderCenter(view, el, ctx) {
     const { h } = ctx;
     remember(view, ctx);
+    noteDeal(view);
     const root = h("section", { class: "teq", "aria-label": "Trente et Quarante", dataset: { phase: view.phase } },
       h("div", { class: "teq-top" }, headline(view, ctx), rowsBlock(view, ctx)));
     for (const block of [unApresBlock(view, ctx), chipSelector(view, ctx), tableauBlock(view, ctx),
       prisonBlock(view, ctx), standingBlock(view, ctx), factsBlock(view, ctx)]) {
       if (block) root.append(block);
     }
+    markStage(root, revealStage(rowsCoupOf(view)));
     el.append(root);
+    syncReveal();
   },
 
   renderSeatExtras(seat, view, el, ctx) {
@@ -567,11 +735,11 @@ export default {
         `${FRENCH[s.chance]} ${ctx.chips(s.amount)}${s.insured ? " ✓" : ""}`));
     }
     for (const p of b.prison || []) {
-      el.append(h("span", { class: "teq-mini teq-mini-prison", title: `In prison on ${FRENCH[p.chance]}, level ${p.level}` },
+      el.append(h("span", { class: "teq-mini teq-mini-prison teq-reveal-settle", title: `In prison on ${FRENCH[p.chance]}, level ${p.level}` },
         `${FRENCH[p.chance]} ${ctx.chips(p.amount)} · prison ${p.level}`));
     }
     if (view.phase === "betting" && b.done) el.append(h("span", { class: "tag" }, "set"));
-    if ((view.un_apres || []).some((u) => u.seat === seat.seat)) el.append(h("span", { class: "tag tag-offer" }, "choosing"));
+    if ((view.un_apres || []).some((u) => u.seat === seat.seat)) el.append(h("span", { class: "tag tag-offer teq-reveal-call" }, "choosing"));
   },
 
   describeChanges(prev, view, ctx) {
@@ -582,11 +750,14 @@ export default {
     const dealt = prev.phase === "betting" && view.phase !== "betting" && view.rows;
     if (dealt) {
       lines.push("Rien ne va plus.");
+      // The rows and the calls are written as the coup is revealed (after "Rien ne va plus.").
+      const coupLines = [];
       for (const name of ["noir", "rouge"]) {
         const row = view.rows[name];
-        lines.push(`${FRENCH[name]}: ${(row.cards || []).map((c) => ctx.cardText(c.card)).join(" ")} = ${row.total}.`);
+        coupLines.push(`${FRENCH[name]}: ${(row.cards || []).map((c) => ctx.cardText(c.card)).join(" ")} = ${row.total}.`);
       }
-      for (const c of view.calls || []) lines.push(`« ${c.fr} » — ${c.en}.`);
+      for (const c of view.calls || []) coupLines.push(`« ${c.fr} » — ${c.en}.`);
+      memory.logLines = { coup: view.coup, lines: coupLines };
     }
     return lines;
   },

@@ -1,23 +1,32 @@
 // Trianta Ena (RULES.md §1): the central area and the log lines.
-// View fields used: phase, banker, turn, order, up_card, bank, min_bet, max_bet, stock, discard,
-// offer {seat, vacant}, messages, status; per hand: cards, stake, bet, status, value, natural, note.
+// View fields used: phase, banker, turn, up_card, bank, min_bet, max_bet, stock, discard,
+// offer {seat, vacant}, messages, status; per seat: place; per hand: cards, stake, bet, status,
+// value, natural, note.
 // The generic client draws the seats, cards and controls; this module only explains the round.
 
 const ACTIVE = new Set(["betting", "playing"]);
+const LIMIT = 31; // above it a hand is bust (a bust hand's value is its lowest total)
 
 function handOf(view, seatNo) {
   const seat = (view.seats || []).find((s) => s.seat === seatNo);
   return seat && Array.isArray(seat.hands) && seat.hands.length ? seat.hands[0] : null;
 }
 
+/** The banker's hand of the current (or last) round. After the bank has changed hands between
+ *  rounds the new banker's last hand was a player's: the bank has no cards until the next deal. */
 function bankerHand(view) {
-  return Number.isInteger(view.banker) ? handOf(view, view.banker) : null;
+  const hand = Number.isInteger(view.banker) ? handOf(view, view.banker) : null;
+  return hand && hand.status === "banker" ? hand : null;
 }
 
-/** The players dealt into the round, with their hands, in seat order. */
+/** The players dealt into the current (or last) round, with their hands, in seat order (the
+ *  order of places, which still holds the last round's players after a change of bank). */
 function players(view) {
-  const order = Array.isArray(view.order) ? view.order : [];
-  return order.map((seat) => ({ seat, hand: handOf(view, seat) })).filter((p) => p.hand);
+  const place = (s) => (Number.isInteger(s.place) ? s.place : s.seat);
+  return (view.seats || [])
+    .filter((s) => Array.isArray(s.hands) && s.hands.length && s.hands[0].status !== "banker")
+    .sort((a, b) => place(a) - place(b))
+    .map((s) => ({ seat: s.seat, hand: s.hands[0] }));
 }
 
 /** One line that says what the table waits for, with names instead of seat numbers. */
@@ -46,12 +55,46 @@ function headline(view, ctx) {
 
 function settledLines(view, ctx) {
   // After a round the last hands stay on the table until the next deal (hand_id is null).
+  // (After a change of bank, or once the banker has left, the players' notes still tell it.)
   if (view.hand_id || ACTIVE.has(view.phase)) return [];
-  const banker = bankerHand(view);
-  if (!banker || !Array.isArray(banker.cards) || banker.cards.length < 2) return [];
   return players(view)
     .filter((p) => typeof p.hand.note === "string" && p.hand.note)
     .map((p) => ({ seat: p.seat, text: p.hand.note, status: p.hand.status }));
+}
+
+/** Hand by hand within one round (the same hand id, or the round that just ended). */
+function roundChanges(prev, view, ctx) {
+  const lines = [];
+  const sameRound = prev.hand_id && (view.hand_id === prev.hand_id || !view.hand_id);
+  if (!sameRound) return lines;
+  // First what the players did, then the banker's reveal, then the settlement notes.
+  const notes = [];
+  for (const { seat, hand } of players(view)) {
+    const before = handOf(prev, seat);
+    if (!before) continue;
+    const who = ctx.seatName(seat);
+    const newCards = (hand.cards || []).length - (before.cards || []).length;
+    if (before.status === "deciding" && hand.bet > 0) lines.push(`${who} bets ${ctx.chips(hand.bet)}.`);
+    if (before.status === "deciding" && hand.status === "folded") lines.push(`${who} folds.`);
+    if (prev.phase === "playing" && newCards > 0) {
+      lines.push(`${who} hits: ${ctx.cardText(hand.cards[hand.cards.length - 1].card)}.`);
+    }
+    if (before.status === "playing" && hand.status === "stood") {
+      lines.push(`${who} stands${typeof hand.value === "number" ? ` on ${hand.value}` : ""}.`);
+    }
+    if (before.status !== "bust" && hand.status === "bust") lines.push(`${who} goes bust.`);
+    if (hand.note && hand.note !== before.note) notes.push(`${who}: ${hand.note}`);
+  }
+  const banker = bankerHand(view);
+  const bankerBefore = Number.isInteger(prev.banker) ? handOf(prev, prev.banker) : null;
+  const revealed = (hand) => hand && (hand.cards || []).length > 1 && hand.cards.every((c) => c.up);
+  if (banker && typeof banker.value === "number" && revealed(banker) && !revealed(bankerBefore)) {
+    if (banker.value > LIMIT) lines.push(`The banker goes bust with ${banker.value}.`);
+    else lines.push(`The banker shows ${banker.value}${banker.natural ? " (a natural)" : ""}.`);
+  }
+  lines.push(...notes);
+  for (const m of view.messages || []) if (!(prev.messages || []).includes(m)) lines.push(String(m));
+  return lines;
 }
 
 export default {
@@ -63,7 +106,8 @@ export default {
 
     // The bank: the banker's hand, large (the up card alone while players bet).
     const banker = bankerHand(view);
-    const cards = banker && Array.isArray(banker.cards) && banker.cards.length ? banker.cards : view.up_card ? [view.up_card] : [];
+    const cards = banker && Array.isArray(banker.cards) && banker.cards.length ? banker.cards
+      : view.up_card && ACTIVE.has(view.phase) ? [view.up_card] : [];
     if (Number.isInteger(view.banker)) {
       const value = banker && typeof banker.value === "number" && cards.length > 1 && cards.every((c) => c.up)
         ? h("span", { class: "hand-value hand-value-big", title: "The banker's hand" }, String(banker.value)) : null;
@@ -72,7 +116,8 @@ export default {
           h("span", { class: "badge badge-banker" }, "Banker"), " ",
           h("strong", {}, view.banker === view.you ? "You" : ctx.seatName(view.banker)),
           typeof view.bank === "number" ? h("span", { class: "muted" }, ` · bank ${ctx.chips(view.bank)}`) : null,
-          banker?.natural ? h("span", { class: "tag tag-natural" }, "natural") : null),
+          banker?.natural ? h("span", { class: "tag tag-natural" }, "natural") : null,
+          value && banker.value > LIMIT ? h("span", { class: "tag" }, "bust") : null),
         h("div", { class: "bank-cards" }, ctx.cardRow(cards), value)));
     }
 
@@ -103,41 +148,13 @@ export default {
   },
 
   describeChanges(prev, view, ctx) {
-    const lines = [];
-    if (!prev) return lines;
+    if (!prev) return [];
+    // The round first (it may have just ended), then what happened to the bank after it.
+    const lines = roundChanges(prev, view, ctx);
     if (view.banker !== prev.banker && Number.isInteger(view.banker)) lines.push(`${ctx.seatName(view.banker)} holds the bank.`);
     if (view.offer && (!prev.offer || prev.offer.seat !== view.offer.seat)) {
       lines.push(`The bank is offered to ${ctx.seatName(view.offer.seat)}.`);
     }
-    // Hand by hand within one round (the same hand id, or the round that just ended).
-    const sameRound = prev.hand_id && (view.hand_id === prev.hand_id || !view.hand_id);
-    if (!sameRound) return lines;
-    // First what the players did, then the banker's reveal, then the settlement notes.
-    const notes = [];
-    for (const { seat, hand } of players(view)) {
-      const before = handOf(prev, seat);
-      if (!before) continue;
-      const who = ctx.seatName(seat);
-      const newCards = (hand.cards || []).length - (before.cards || []).length;
-      if (before.status === "deciding" && hand.bet > 0) lines.push(`${who} bets ${ctx.chips(hand.bet)}.`);
-      if (before.status === "deciding" && hand.status === "folded") lines.push(`${who} folds.`);
-      if (prev.phase === "playing" && newCards > 0) {
-        lines.push(`${who} hits: ${ctx.cardText(hand.cards[hand.cards.length - 1].card)}.`);
-      }
-      if (before.status === "playing" && hand.status === "stood") {
-        lines.push(`${who} stands${typeof hand.value === "number" ? ` on ${hand.value}` : ""}.`);
-      }
-      if (before.status !== "bust" && hand.status === "bust") lines.push(`${who} goes bust.`);
-      if (hand.note && hand.note !== before.note) notes.push(`${who}: ${hand.note}`);
-    }
-    const banker = bankerHand(view);
-    const bankerBefore = Number.isInteger(prev.banker) ? handOf(prev, prev.banker) : null;
-    const revealed = (hand) => hand && (hand.cards || []).length > 1 && hand.cards.every((c) => c.up);
-    if (banker && typeof banker.value === "number" && revealed(banker) && !revealed(bankerBefore)) {
-      lines.push(`The banker shows ${banker.value}${banker.natural ? " (a natural)" : ""}.`);
-    }
-    lines.push(...notes);
-    for (const m of view.messages || []) if (!(prev.messages || []).includes(m)) lines.push(String(m));
     return lines;
   },
 };

@@ -253,7 +253,9 @@ export default {
       lines.push(`${ctx.seatName(view.dealer)} deals next.`);
     }
     if (sameHand || handEnded) {
-      // Cards drawn face up, and stands, which the calls do not tell.
+      // Cards drawn face up, and stands, which the calls do not tell. The dealer shows both
+      // cards once the players are done, so that line comes after theirs, whatever the seats.
+      const shows = [];
       for (const seat of view.seats || []) {
         const before = (prev.seats || []).find((s) => s.seat === seat.seat);
         if (!before || !Array.isArray(seat.hands)) continue;
@@ -268,10 +270,11 @@ export default {
           if (old.state === "playing" && hand.state === "standing") lines.push(`${ctx.seatName(seat.seat)} stands${many}.`);
           if (seat.seat === handDealer(view) && allUp(hand) && !allUp(old)) {
             const shown = hand.cards.map((c) => ctx.cardText(c.card)).join(" ");
-            lines.push(`${ctx.seatName(seat.seat)} shows ${shown}${typeof hand.total === "number" ? ` (${hand.total})` : ""}.`);
+            shows.push(`${ctx.seatName(seat.seat)} shows ${shown}${typeof hand.total === "number" ? ` (${hand.total})` : ""}.`);
           }
         });
       }
+      lines.push(...shows);
     }
     if (view.hand_id || handEnded) lines.push(...newCalls(prev, view).map((c) => named(c, ctx)));
     return lines;
