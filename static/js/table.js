@@ -238,10 +238,11 @@ function handResult(base, view) {
       notes.push(`standing bettors ${signed(change)}`);
     }
   }
-  if (rest !== 0) {
-    const house = hasHouse(view);
-    if (!house && !unsure && left.length === 1) left[0].delta = rest; // among players only: the leaver's
-    else if (!house && !unsure && left.length > 1) {
+  const house = hasHouse(view);
+  // Among players only, one leaver: the rest is theirs, even when it is nothing (listed ±0).
+  if (!house && !unsure && left.length === 1) left[0].delta = rest;
+  else if (rest !== 0) {
+    if (!house && !unsure && left.length > 1) {
       notes.push(`${signed(rest)} for ${left.map((l) => l.name).join(" and ")}, who left`);
     } else if (house && !unsure && !left.length) {
       notes.push(rest > 0 ? `${chips(rest)} went to the house` : `${chips(-rest)} came from the house`);
@@ -280,7 +281,7 @@ function trackHands(prev, view) {
 function renderSettlement(view) {
   const box = $("#settlement");
   const result = state.lastResult;
-  const leavers = result ? result.left.filter((l) => l.delta) : [];
+  const leavers = result ? result.left.filter((l) => l.delta !== null) : [];
   if (state.closed || !result || (!result.deltas.size && !leavers.length)) {
     box.hidden = true;
     return;

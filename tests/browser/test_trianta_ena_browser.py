@@ -431,6 +431,30 @@ def test_a_banker_who_leaves_is_in_the_settlement_and_the_centre_stays_clear(
 
 
 @pytest.mark.browser
+def test_a_banker_who_leaves_even_is_listed_with_nothing_won_or_lost(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    """The banker leaves with a round in which no chip moved (the only player folds): the
+    settlement still names them, "Gus (left) ±0", beside the player's ±0."""
+    gus = open_page(WIDE)
+    hal = open_page(WIDE)
+    choose_name(gus, "Gus")
+    choose_name(hal, "Hal")
+    path = open_table_by_api(gus, "Even")
+    gus.goto(path)
+    hal.goto(path)
+    sit(gus, 0)  # the banker
+    sit(hal, 1)
+    expect(hal.locator('button[data-kind="fold"]')).to_be_visible()
+    gus.click("#btn-leave")
+    expect(gus.locator("#log")).to_contain_text("You asked to leave")
+    hal.locator('button[data-kind="fold"]').click()
+    settlement = hal.locator("#settlement")
+    expect(settlement.locator('li[data-left="yes"]')).to_have_text("Gus (left) ±0")
+    assert last_hand(hal) == {0: 0, 1: 0}
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["wide", "narrow"])
 def test_a_tall_centre_keeps_clear_of_the_seat_boxes(
     live_server: BrowserServer, open_page: Any, viewport: dict[str, int]
