@@ -60,6 +60,18 @@ def stacks(page: Any) -> dict[int, int]:
     return {int(seat): int(chips) for seat, chips in found}
 
 
+def mark_log_read(page: Any) -> None:
+    """Mark the log's lines so far, for :func:`hand_over_since` to find only newer ones."""
+    page.evaluate(
+        "() => document.querySelectorAll('#log li').forEach((li) => li.dataset.seen = '1')"
+    )
+
+
+def hand_over_since(page: Any) -> Any:
+    """A "Hand over" line logged since :func:`mark_log_read`."""
+    return page.locator("#log li:not([data-seen])", has_text="Hand over")
+
+
 def bet_until_my_turn(page: Any, amount: int, tries: int = 6) -> dict[int, int]:
     """Bet, and bet again in the next hand while a hand ends before the player's turn.
 
@@ -69,13 +81,10 @@ def bet_until_my_turn(page: Any, amount: int, tries: int = 6) -> dict[int, int]:
     """
     stand = page.locator('button[data-kind="stand"]')
     for _ in range(tries):
-        page.evaluate(
-            "() => document.querySelectorAll('#log li').forEach((li) => li.dataset.seen = '1')"
-        )
+        mark_log_read(page)
         before = stacks(page)
         bet(page, amount)
-        ended = page.locator("#log li:not([data-seen])", has_text="Hand over")
-        expect(stand.or_(ended).first).to_be_visible(timeout=15_000)
+        expect(stand.or_(hand_over_since(page)).first).to_be_visible(timeout=15_000)
         if stand.is_visible():
             return before
     raise AssertionError(f"no turn in {tries} hands")
@@ -84,10 +93,11 @@ def bet_until_my_turn(page: Any, amount: int, tries: int = 6) -> dict[int, int]:
 def play_turn(page: Any, seat: int) -> None:
     """Hit once below 20, then stand, until the round is settled."""
     expect(page.locator('button[data-kind="stand"]')).to_be_visible()
+    mark_log_read(page)  # a settlement of an earlier hand may still be on show
     value = page.locator(f'.seat[data-seat="{seat}"] .hand-value').first.text_content()
     hit_once = value is not None and int(value) < 20
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and not page.locator("#settlement").is_visible():
+    while time.monotonic() < deadline and not hand_over_since(page).count():
         button = page.locator(f'button[data-kind="{"hit" if hit_once else "stand"}"]')
         if button.is_visible() and button.is_enabled():
             button.click()
@@ -253,12 +263,12 @@ def test_a_new_banker_is_not_shown_the_last_rounds_player_hand_as_the_bank(
     bet_until_my_turn(ben, 10)
     ann.click("#btn-leave")  # the banker leaves once the round is over: the bank ends
     ben.locator('button[data-kind="stand"]').click()
+    take = ben.locator('button[data-kind="accept_bank"]')
+    expect(take).to_be_visible()
     expect(ben.locator("#settlement")).to_be_visible()
     note = ben.locator('.seat[data-seat="1"]').inner_text()
     assert "Won 10" in note or "Lost 10" in note
 
-    take = ben.locator('button[data-kind="accept_bank"]')
-    expect(take).to_be_visible()
     take.click()
     expect(ben.locator('.seat[data-seat="1"] .badge-banker')).to_be_visible()
     centre = ben.locator(".bank-area")
