@@ -132,6 +132,19 @@ def open_table_by_api(page: Any, name: str, bot_first: bool = False) -> str:
     return f"/tables/{table_id}"
 
 
+def banker_and_player(open_page: Any, banker: str, player: str, table: str) -> tuple[Any, Any]:
+    """Two people in wide windows at a new table: ``banker`` in seat 0 (the first to sit
+    takes the bank), ``player`` in seat 1."""
+    pages = open_page(WIDE), open_page(WIDE)
+    for page, name in zip(pages, (banker, player), strict=True):
+        choose_name(page, name)
+    path = open_table_by_api(pages[0], table)
+    for seat, page in enumerate(pages):
+        page.goto(path)
+        sit(page, seat)
+    return pages
+
+
 # --------------------------------------------------------------------------- tests
 
 
@@ -250,15 +263,7 @@ def test_a_new_banker_is_not_shown_the_last_rounds_player_hand_as_the_bank(
     cards stay at the seats that played them; the centre shows the new banker without cards
     (not their player hand as if it were the bank's), the round's results stay listed, and the
     log tells the round's result before the offer that follows it."""
-    ann = open_page(WIDE)
-    ben = open_page(WIDE)
-    choose_name(ann, "Ann")
-    choose_name(ben, "Ben")
-    path = open_table_by_api(ann, "Bank change")
-    ann.goto(path)
-    ben.goto(path)
-    sit(ann, 0)  # the banker
-    sit(ben, 1)
+    ann, ben = banker_and_player(open_page, "Ann", "Ben", "Bank change")
 
     bet_until_my_turn(ben, 10)
     ann.click("#btn-leave")  # the banker leaves once the round is over: the bank ends
@@ -403,17 +408,9 @@ def test_a_banker_who_leaves_is_in_the_settlement_and_the_centre_stays_clear(
     """Trianta Ena has neither pot nor house: when the banker leaves with the round's end, the
     settlement names them with what they won or lost, not "to/from the pot or house". With four
     hands settled (the list wraps) the centre's text stays clear of the seat boxes."""
-    dee = open_page(WIDE)
-    eve = open_page(WIDE)
-    choose_name(dee, "Dee")
-    choose_name(eve, "Eve")
-    path = open_table_by_api(dee, "Leaving")
-    dee.goto(path)
-    eve.goto(path)
-    sit(dee, 0)  # the banker
-    sit(eve, 1)
+    dee, eve = banker_and_player(open_page, "Dee", "Eve", "Leaving")
     for _ in range(2):  # two bots, dealt in from the next round
-        added = dee.request.post(f"/api/tables/{path.rsplit('/', 1)[1]}/bots", data={})
+        added = dee.request.post(f"/api/tables/{dee.url.rsplit('/', 1)[1]}/bots", data={})
         assert added.status == 201, added.text()
     bet_until_my_turn(eve, 10)
     eve.locator('button[data-kind="stand"]').click()
@@ -446,15 +443,7 @@ def test_a_banker_who_leaves_even_is_listed_with_nothing_won_or_lost(
 ) -> None:
     """The banker leaves with a round in which no chip moved (the only player folds): the
     settlement still names them, "Gus (left) ±0", beside the player's ±0."""
-    gus = open_page(WIDE)
-    hal = open_page(WIDE)
-    choose_name(gus, "Gus")
-    choose_name(hal, "Hal")
-    path = open_table_by_api(gus, "Even")
-    gus.goto(path)
-    hal.goto(path)
-    sit(gus, 0)  # the banker
-    sit(hal, 1)
+    gus, hal = banker_and_player(open_page, "Gus", "Hal", "Even")
     expect(hal.locator('button[data-kind="fold"]')).to_be_visible()
     gus.click("#btn-leave")
     expect(gus.locator("#log")).to_contain_text("You asked to leave")
