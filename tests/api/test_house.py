@@ -3,6 +3,8 @@ host's top-up, a stake it cannot cover refused, its cover shared by every table.
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
 from tests.api.test_socket import audit
@@ -17,6 +19,21 @@ def stake_max(view: dict, chance: str) -> int | None:
         if template["kind"] == "stake" and template["params"]["chance"]["one_of"] == [chance]:
             return int(template["params"]["amount"]["max"])
     return None
+
+
+async def settle_coup(players: list[Player], coup: str, timeout: float = 30) -> None:
+    """Wait for the coup to end. A tie on 31 (un après, RULES.md §4) waits for each staked
+    player's choice: they share, as a person would rather than wait out the clock."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while any(p.view is None or p.view["hand_id"] == coup for p in players):
+        assert asyncio.get_running_loop().time() < deadline, "the coup did not end"
+        for player in players:
+            view = player.view
+            shares = [t for t in view["legal"] if t["kind"] == "share"] if view else []
+            if view is not None and view["hand_id"] == coup and shares:
+                chance = shares[0]["params"]["chance"]["one_of"][0]
+                await player.act({"kind": "share", "chance": chance})
+        await asyncio.sleep(0.01)
 
 
 async def test_the_house_covers_only_what_it_holds(database_url: str) -> None:
@@ -79,7 +96,7 @@ async def test_a_punter_who_sits_down_during_a_coup_and_stakes_has_played_it(
     await late.sit(400)
     await late.wait_for(lambda v: v["hand_id"] == coup and stake_max(v, "noir") is not None)
     assert (await late.act({"kind": "stake", "chance": "noir", "amount": 10}))["type"] == "ack"
-    await late.wait_for(lambda v: v["hand_id"] != coup, timeout=30)
+    await settle_coup([first, late], coup)
     await live.services.writer.flush()
     listed = (await late.http.get(f"/api/players/{late.player_id}/hands")).json()
     assert coup in [row["hand_id"] for row in listed["hands"]]
