@@ -29,10 +29,13 @@ async def settle_coup(players: list[Player], coup: str, timeout: float = 30) -> 
         assert asyncio.get_running_loop().time() < deadline, "the coup did not end"
         for player in players:
             view = player.view
-            shares = [t for t in view["legal"] if t["kind"] == "share"] if view else []
-            if view is not None and view["hand_id"] == coup and shares:
-                chance = shares[0]["params"]["chance"]["one_of"][0]
-                await player.act({"kind": "share", "chance": chance})
+            if view is None or view["hand_id"] != coup:
+                continue
+            for template in view["legal"]:
+                if template["kind"] == "share":
+                    chance = template["params"]["chance"]["one_of"][0]
+                    await player.act({"kind": "share", "chance": chance})
+                    break
         await asyncio.sleep(0.01)
 
 
