@@ -451,6 +451,10 @@ def test_a_banker_who_leaves_even_is_listed_with_nothing_won_or_lost(
     settlement = hal.locator("#settlement")
     expect(settlement.locator('li[data-left="yes"]')).to_have_text("Gus (left) ±0")
     assert last_hand(hal) == {0: 0, 1: 0}
+    hal.screenshot(path=str(SHOTS / "wide-banker-left-even.png"))
+    hal.set_viewport_size(NARROW)
+    hal.wait_for_timeout(200)
+    hal.screenshot(path=str(SHOTS / "narrow-banker-left-even.png"))
 
 
 @pytest.mark.browser
