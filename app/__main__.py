@@ -87,10 +87,12 @@ def serve() -> int:
         async def startup(self, sockets: list[Any] | None = None) -> None:
             await super().startup(sockets)  # the app's start-up: tables recovered
             collector.settle_after_start()
+            collector.COLLECTOR.start()  # young collections on a clock, survivors frozen
             memory.TRIMMER.start()  # freed heap pages back to the system every 2 s
 
         async def shutdown(self, sockets: list[Any] | None = None) -> None:
             memory.TRIMMER.stop()
+            collector.COLLECTOR.stop()
             await app.state.services.lobby.shutdown("The server is restarting; back shortly")
             await super().shutdown(sockets)
 

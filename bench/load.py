@@ -731,8 +731,9 @@ def _timestamp(newest: Any) -> float | None:
 
 
 def server_gauges(port: int) -> dict[str, float]:
-    """The server's own gauges at this moment (``/metrics``): the database jobs queued and the
-    longest garbage-collection pause so far."""
+    """The server's own gauges at this moment (``/metrics``): the database jobs queued, the
+    garbage collections so far (how many, how long in all, how many over 10 ms) and the
+    longest pause."""
     import urllib.request
 
     wanted = {
@@ -740,11 +741,14 @@ def server_gauges(port: int) -> dict[str, float]:
         "table31_gc_pause_longest_seconds": "gc_pause_longest_s",
         "table31_malloc_trim_longest_seconds": "trim_longest_s",
         "table31_malloc_trims_total": "trims",
+        "table31_gc_sweeps_total": "gc_sweeps",
     }
-    for generation in (1, 2):
+    for generation in (0, 1, 2):
         label = f'{{generation="{generation}"}}'
         wanted[f"table31_gc_pause_seconds_count{label}"] = f"gc{generation}_count"
         wanted[f"table31_gc_pause_seconds_sum{label}"] = f"gc{generation}_s"
+        short = f'table31_gc_pause_seconds_bucket{{generation="{generation}",le="0.01"}}'
+        wanted[short] = f"gc{generation}_short"
     found: dict[str, float] = {}
     try:
         with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as response:
@@ -936,7 +940,10 @@ class Target:
             # collections during the window: how many, and how long they stopped the loop
             **{
                 key: round(gauges[key] - gauges_a[key], 4)
-                for key in ("gc1_count", "gc1_s", "gc2_count", "gc2_s")
+                for key in (
+                    *(f"gc{g}_{what}" for g in (0, 1, 2) for what in ("count", "s", "short")),
+                    "gc_sweeps",
+                )
                 if key in gauges and key in gauges_a
             },
         }
@@ -1074,9 +1081,21 @@ class Target:
                 if any("gc2_count" in w for w in windows)
                 else None,
                 "gc_ms_per_s": round(
-                    sum(w.get("gc1_s", 0) + w.get("gc2_s", 0) for w in windows) * 1000 / seconds, 1
+                    sum(w.get(f"gc{g}_s", 0) for w in windows for g in (0, 1, 2)) * 1000 / seconds,
+                    1,
                 )
                 if any("gc2_s" in w for w in windows)
+                else None,
+                # collections in the windows that stopped the loop for over 10 ms
+                "gc_over_10ms": sum(
+                    int(w.get(f"gc{g}_count", 0) - w.get(f"gc{g}_short", 0))
+                    for w in windows
+                    for g in (0, 1, 2)
+                )
+                if any("gc2_short" in w for w in windows)
+                else None,
+                "gc_sweeps": sum(int(w.get("gc_sweeps", 0)) for w in windows)
+                if any("gc_sweeps" in w for w in windows)
                 else None,
                 "sits": totals["sits"],
                 "leaves": totals["leaves"],
@@ -1207,6 +1226,8 @@ COLUMNS = [
     ("malloc_trim_longest_ms", "trim max ms"),
     ("full_gcs", "full gcs"),
     ("gc_ms_per_s", "gc ms/s"),
+    ("gc_over_10ms", "gcs >10 ms"),
+    ("gc_sweeps", "sweeps"),
 ]
 
 

@@ -276,7 +276,9 @@ async def play_table(game_id: str, seed: int, steps: int) -> Checker:
             actor.house.balance = rng.choice([0, 30, 500, 10**6])
             actor._changed()
 
-    for task in (actor._timer_task, actor._bot_task, actor._next_hand_task):
+    if actor._timer is not None:
+        actor._timer.cancel()
+    for task in (actor._bot_task, actor._next_hand_task):
         if task is not None:
             task.cancel()
     await asyncio.sleep(0)

@@ -1,5 +1,6 @@
-"""A connection's send queue (app/runtime/connection.py): order kept, no task while idle, a
-close after what is queued, a too-slow client closed, a dead socket stops everything."""
+"""A connection's sends (app/runtime/connection.py): written at once with no task while the
+socket takes them, order kept behind a write that waits, a close after what is queued, a
+too-slow client closed, a dead socket stops everything."""
 
 from __future__ import annotations
 
@@ -17,9 +18,14 @@ class Sink:
         self.gate = asyncio.Event()
         self.gate.set()
         self.fail = False
+        self.cancelled: list[str] = []
 
     async def send_text(self, data: str) -> None:
-        await self.gate.wait()
+        try:
+            await self.gate.wait()
+        except asyncio.CancelledError:
+            self.cancelled.append(data)
+            raise
         if self.fail:
             raise RuntimeError("the socket is gone")
         self.sent.append(data)
@@ -34,20 +40,48 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-async def test_an_idle_connection_has_no_task_and_sends_in_order() -> None:
+async def test_a_socket_that_takes_each_frame_is_written_at_once_without_a_task() -> None:
     sink = Sink()
     conn = Connection(sink, "p", "P")
-    assert conn._task is None
+    before = len(asyncio.all_tasks())
     conn.send("a")
+    assert sink.sent == ["a"]  # there and then, before the loop turns
     conn.send("b")
-    assert conn._task is not None
-    await settle()
     conn.send("c")
-    await settle()
     assert sink.sent == ["a", "b", "c"]
-    assert conn._task is None  # the pump ends when the queue is empty
+    assert conn._task is None and len(asyncio.all_tasks()) == before
     assert sink.closed is None
     await conn.wait_closed()  # nothing in flight: returns at once
+
+
+async def test_a_write_that_waits_is_finished_by_a_task_then_the_queue_in_order() -> None:
+    sink = Sink()
+    sink.gate.clear()
+    conn = Connection(sink, "p", "P")
+    conn.send("a")  # the socket is paused: "a" waits, half written
+    assert sink.sent == [] and conn._task is not None
+    conn.send("b")
+    conn.send("c")
+    assert conn.queue == ["b", "c"]
+    sink.gate.set()
+    await settle()
+    assert sink.sent == ["a", "b", "c"] and conn._task is None
+    conn.send("d")  # idle again: at once
+    assert sink.sent[-1] == "d" and conn._task is None
+
+
+async def test_cancelling_a_waiting_write_cancels_the_send_itself() -> None:
+    sink = Sink()
+    sink.gate.clear()
+    conn = Connection(sink, "p", "P")
+    conn.send("a")
+    task = conn._task
+    assert task is not None
+    await asyncio.sleep(0)  # the task now waits in the sink's send, in its place
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert sink.cancelled == ["a"] and sink.sent == []
+    assert not sink.gate._waiters  # type: ignore[attr-defined]  # the send let go of its wait
 
 
 async def test_messages_queued_while_a_send_waits_follow_in_order() -> None:

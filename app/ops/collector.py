@@ -1,15 +1,33 @@
 """The garbage collector: kept out of the event loop's way, and watched.
 
-A full (generation 2) collection stops the one event loop for as long as it takes to walk
-every live container object: with 5,000 sockets and the recovered tables that was up to a
-second (docs/performance.md, "The bottleneck now", item 6). Two remedies, applied once the
-app has started:
+CPython's collector stops the one event loop for as long as it takes to walk the objects of
+the generations it collects. A server holding 5,000 sockets keeps hundreds of thousands of
+objects alive, and a good share of them are renewed all the time without ever becoming
+garbage of the collector's kind (each socket's pending ``receive``, each hand's cards and
+events, each table's clock). Left to CPython's defaults, those survivors pile up in the young
+generations and then in the old one: young collections of 50-110 ms every couple of seconds,
+and a full collection of ~650 ms whenever the old generation has taken in a quarter of its
+size again (docs/performance.md, §9). The policy here:
 
-* ``gc.freeze()`` moves everything alive at start-up (modules, the app, the recovered
-  tables) into the permanent generation, which no collection walks again;
-* a larger first-generation threshold makes young collections rarer (most of the server's
-  garbage is acyclic and freed by reference counting at once; the collector only finds
-  cycles).
+* **Start-up is frozen.** ``gc.freeze()`` moves everything alive once the app has started
+  (modules, the app, the recovered tables) into the permanent generation, which no
+  collection walks.
+* **Survivors are frozen too.** After every young collection, what survived it is frozen
+  (:meth:`Collector.on_collection`). A young collection then walks only the objects born
+  since the one before, and nothing ever reaches the old generation, so CPython's own full
+  collections find it empty. A frozen object is still freed by reference counting the moment
+  it is no longer used, which is how almost every object of this server dies: in play the
+  collector finds a few dozen objects of cyclic garbage a second (measured, §9).
+* **Young collections run on a clock** (every ``YOUNG_SECONDS``) as well as on CPython's
+  allocation count. That count is net of frees, and the frees of older objects keep it low
+  while the young generation fills up; a clock keeps each young collection to the objects of
+  a tenth of a second.
+* **The frozen heap is swept when memory has grown by half.** Cyclic garbage made of objects
+  that were already frozen (a closed socket's protocol objects, say) is found only by a full
+  collection over everything: :meth:`Collector.sweep` unfreezes, collects and freezes again.
+  It runs when the process's resident memory has grown by ``SWEEP_GROWTH`` since the last
+  sweep, the same "collect when the heap has grown" rule as CPython's, measured on what
+  is really alive rather than on how many objects ever survived a young collection.
 
 The :class:`Pauses` probe times every collection through ``gc.callbacks`` so that
 ``/metrics`` (and the load benchmark) show the pauses the loop actually suffered.
@@ -17,7 +35,9 @@ The :class:`Pauses` probe times every collection through ``gc.callbacks`` so tha
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import os
 import time
 from typing import Any
 
@@ -25,6 +45,10 @@ from app.ops.metrics import Histogram
 
 GEN0_THRESHOLD = 10_000
 """Allocations (net of frees) between young collections; CPython's default is 700."""
+YOUNG_SECONDS = 0.1
+"""A young collection at least this often, whatever the allocation count says."""
+SWEEP_GROWTH = 1.5
+"""Resident memory, relative to the last sweep's, beyond which the frozen heap is swept."""
 PAUSE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
@@ -60,6 +84,84 @@ class Pauses:
 
 PAUSES = Pauses()
 """The process's one probe (``gc.callbacks`` is process-wide)."""
+
+
+def resident_bytes() -> int:
+    """This process's resident memory now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class Collector:
+    """The policy above for one served process: :meth:`start` once the app has started
+    (after :func:`settle_after_start`), :meth:`stop` when it shuts down."""
+
+    def __init__(
+        self, young_seconds: float = YOUNG_SECONDS, sweep_growth: float = SWEEP_GROWTH
+    ) -> None:
+        self.young_seconds = young_seconds
+        self.sweep_growth = sweep_growth
+        self.sweeps = 0
+        self.swept_at = 0
+        """Resident bytes right after the last sweep (or the start)."""
+        self._handle: asyncio.TimerHandle | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._handle is not None
+
+    def start(self) -> None:
+        if self._handle is not None:
+            return
+        self.swept_at = resident_bytes()
+        if self.on_collection not in gc.callbacks:
+            gc.callbacks.append(self.on_collection)
+        self._handle = asyncio.get_running_loop().call_later(self.young_seconds, self._tick)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if self.on_collection in gc.callbacks:
+            gc.callbacks.remove(self.on_collection)
+
+    def on_collection(self, phase: str, info: dict[str, Any]) -> None:
+        """After a young collection, freeze its survivors (``gc.callbacks``: the collection
+        is over by the "stop" phase, and freezing only moves the generations' lists)."""
+        if phase == "stop" and info["generation"] < 2:
+            gc.freeze()
+
+    def sweep(self) -> int:
+        """A full collection over the frozen heap too; the survivors are frozen again.
+        Returns the objects it freed."""
+        gc.unfreeze()
+        freed = gc.collect()
+        gc.freeze()
+        self.sweeps += 1
+        self.swept_at = resident_bytes()
+        return freed
+
+    def _tick(self) -> None:
+        gc.collect(0)
+        if resident_bytes() > self.swept_at * self.sweep_growth:
+            self.sweep()
+        self._handle = asyncio.get_running_loop().call_later(self.young_seconds, self._tick)
+
+    def lines(self) -> list[str]:
+        return [
+            "# HELP table31_gc_sweeps_total Full collections over the frozen heap.",
+            "# TYPE table31_gc_sweeps_total counter",
+            f"table31_gc_sweeps_total {self.sweeps}",
+        ]
+
+
+COLLECTOR = Collector()
+"""The served process's one policy (started by ``python -m app serve``)."""
 
 
 def settle_after_start() -> None:

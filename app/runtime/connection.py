@@ -1,10 +1,13 @@
-"""One client's socket as the table sees it: who it is, and a send queue that never blocks.
+"""One client's socket as the table sees it: who it is, and a send that never blocks.
 
-The table actor puts encoded messages on the queue and moves on; a task writes them to the
-socket. That task exists only while there is something to write: it is started when a
-message is queued and ends when the queue is empty (most sockets are idle most of the time,
-and a task per socket would cost each of them a coroutine frame). A client too slow to keep
-up (its queue full) is closed with a reason rather than slowing its table down.
+The table actor hands each message to :meth:`Connection.send` and moves on. A socket that can
+take it at once is written to there and then, with no task (thousands of messages a second go
+out this way; a task for each cost the loop more than the write itself, docs/performance.md
+§9). A socket that cannot (the client reads slowly and the transport has paused) gets a task
+that finishes that write, then writes what was queued behind it, and ends when the queue is
+empty: most sockets are idle most of the time, and a task per socket would cost each of them
+a coroutine frame. A client too slow to keep up (its queue full) is closed with a reason
+rather than slowing its table down.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from typing import Protocol
+from collections.abc import Awaitable, Coroutine, Generator
+from typing import Any, Protocol
 
 SEND_QUEUE_LIMIT = 256
 _ids = itertools.count(1)
@@ -49,9 +53,10 @@ class RateLimiter:
 
 
 class Connection:
-    """A connected client: its player (if any), its outgoing queue and, while the queue holds
-    something, the task that writes it out. Slotted, with a plain list for a queue (a deque
-    costs 760 bytes even empty): thousands of these live at once (docs/performance.md)."""
+    """A connected client: its player (if any), its outgoing queue and, while a write waits
+    for the socket, the task that finishes it and writes out the queue. Slotted, with a
+    plain list for a queue (a deque costs 760 bytes even empty): thousands of these live at
+    once (docs/performance.md)."""
 
     __slots__ = (
         "_sink_closed",
@@ -79,16 +84,20 @@ class Connection:
         self._sink_closed = False
 
     def send(self, text: str) -> None:
-        """Queue a message; a client whose queue is full is closed (too slow): what it has
-        not received yet is dropped and the close frame follows the message being sent."""
+        """Write a message now if nothing is in flight, else queue it behind what is; a
+        client whose queue is full is closed (too slow): what it has not received yet is
+        dropped and the close frame follows the message being sent."""
         if self.closed:
+            return
+        if self._task is None:
+            if not self._sink_closed:
+                self._write_now(text)
             return
         if len(self.queue) >= SEND_QUEUE_LIMIT:
             self.queue.clear()
             self.close(1008, "too slow to keep up with the table")
             return
         self.queue.append(text)
-        self._wake()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Close after the messages already queued have been sent."""
@@ -97,17 +106,37 @@ class Connection:
         self.closed = True
         self.close_code = code
         self.close_reason = reason
-        self._wake()
-
-    def _wake(self) -> None:
         if self._task is None and not self._sink_closed:
             self._task = asyncio.get_running_loop().create_task(
                 self._pump(), name=f"conn-{self.id}"
             )
 
-    async def _pump(self) -> None:
-        """Write out the queue, then the close frame once closed; end when nothing is left."""
+    def _write_now(self, text: str) -> None:
+        """Run the socket's send up to its first wait: a socket that takes the frame at once
+        is done there. One that waits (its transport paused) finishes in a task."""
+        write = self.sink.send_text(text)
         try:
+            waiting = write.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            self._lost()
+            return
+        self._task = asyncio.get_running_loop().create_task(
+            self._pump(_resume(write, waiting)), name=f"conn-{self.id}"
+        )
+
+    def _lost(self) -> None:
+        """The socket is gone: nothing more can go out."""
+        self.closed = self._sink_closed = True
+        self.queue.clear()
+
+    async def _pump(self, first: Awaitable[None] | None = None) -> None:
+        """Finish ``first`` (a write under way), write out the queue, then the close frame
+        once closed; end when nothing is left."""
+        try:
+            if first is not None:
+                await first
             queue = self.queue
             while queue:
                 await self.sink.send_text(queue.pop(0))  # a few at most, rarely many
@@ -115,9 +144,7 @@ class Connection:
                 self._sink_closed = True
                 await self.sink.close(self.close_code, self.close_reason)
         except Exception:
-            # the socket is gone: nothing more can go out
-            self.closed = self._sink_closed = True
-            self.queue.clear()
+            self._lost()
         finally:
             self._task = None
 
@@ -126,3 +153,34 @@ class Connection:
         task = self._task
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
+
+
+class _Yield:
+    """Awaiting it yields ``value`` to the task that runs it, as a coroutine's own await did."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        return (yield self.value)
+
+
+async def _resume(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Run the rest of ``coroutine``, which was stepped by hand and is waiting on
+    ``waiting`` (a future, or None for a bare yield): the task running this waits on it in
+    its place, then hands the coroutine what the task is given (a cancellation too)."""
+    while True:
+        try:
+            value = await _Yield(waiting)
+        except BaseException as exc:
+            try:
+                waiting = coroutine.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting = coroutine.send(value)
+            except StopIteration:
+                return

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -132,7 +132,7 @@ class TableActor:
         # clocks and chores
         self.deadline: float | None = None
         self._timer_key: tuple[Any, ...] | None = None
-        self._timer_task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._next_hand_task: asyncio.Task[None] | None = None
         self._pending_leave: set[int] = set()
@@ -611,8 +611,7 @@ class TableActor:
             )
 
     def _spawn_house_refresh(self) -> None:
-        self._chores.add(task := asyncio.create_task(self._refresh_from_house()))
-        task.add_done_callback(self._chores.discard)
+        self._spawn(self._refresh_from_house())
 
     async def _refresh_from_house(self) -> None:
         async with self.lock:
@@ -743,28 +742,42 @@ class TableActor:
     # ------------------------------------------------------------------ timers, bots, next hand
 
     def _arm_timer(self) -> None:
+        """Set the decision clock the engine asks for. A clock is a timer handle of the
+        loop, not a task: it is re-set at almost every change, and a handle is cheap to
+        cancel; only a clock that runs out starts a task, to take the table's lock."""
         timer = self.engine.timer() if self.status == "open" else None
         key = timer.key if timer is not None else None
-        if key == self._timer_key and (key is None or self._timer_task is not None):
+        if key == self._timer_key and (key is None or self._timer is not None):
             return
-        if self._timer_task is not None:
-            self._timer_task.cancel()
-            self._timer_task = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self._timer_key = key
         if timer is None:
             self.deadline = None
             return
         self.deadline = self.clock() + timer.seconds
-        self._timer_task = asyncio.create_task(self._timeout_after(timer.key, timer.seconds))
+        self._timer = asyncio.get_running_loop().call_later(
+            timer.seconds, self._clock_ran_out, timer.key
+        )
 
-    async def _timeout_after(self, key: tuple[Any, ...], seconds: float) -> None:
-        await asyncio.sleep(seconds)
+    def _clock_ran_out(self, key: tuple[Any, ...]) -> None:
+        self._spawn(self._timeout(key))
+
+    def _spawn(self, chore: Coroutine[Any, Any, None]) -> None:
+        """Run ``chore`` as a task the table keeps until it ends (cancelled at shutdown)."""
+        self._chores.add(task := asyncio.create_task(chore))
+        task.add_done_callback(self._chores.discard)
+
+    async def _timeout(self, key: tuple[Any, ...]) -> None:
+        """The decision clock ``key`` ran out: the engine's timeout actions, unless the table
+        moved on while this waited for the lock."""
         async with self.lock:
             if self._timer_key != key or self.closed:
                 return
             set_context(self.table_id, self.hand_id)
             self._sync_house()
-            self._timer_task = None
+            self._timer = None
             self._timer_key = None
             for seat, action in self.engine.timeout_actions():
                 self._apply(seat, action, by="timeout")
@@ -846,10 +859,13 @@ class TableActor:
             log.info("%s: %s", "closing" if close_table else "shutting down", reason)
             if self.hand_id is not None:
                 self._void_hand(reason)
-            for task in (self._timer_task, self._bot_task, self._next_hand_task):
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            for task in (self._bot_task, self._next_hand_task, *self._chores):
                 if task is not None:
                     task.cancel()
-            self._timer_task = self._bot_task = self._next_hand_task = None
+            self._bot_task = self._next_hand_task = None
             if self._house_refresh is not None:
                 self._house_refresh.cancel()
                 self._house_refresh = None

@@ -44,5 +44,6 @@ async def metrics(services: ServicesDep) -> PlainTextResponse:
         writer_failures=services.writer.failures,
     )
     body += "\n".join(collector.PAUSES.lines()) + "\n"
+    body += "\n".join(collector.COLLECTOR.lines()) + "\n"
     body += "\n".join(memory.TRIMMER.lines()) + "\n"
     return PlainTextResponse(body, media_type="text/plain; version=0.0.4")
