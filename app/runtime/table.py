@@ -35,6 +35,7 @@ from app.ledger import record as ledger_record
 from app.ops.logs import set_context
 from app.ops.metrics import Metrics
 from app.runtime import records, store
+from app.runtime.act_ids import AcceptedActs
 from app.runtime.connection import Connection
 from app.runtime.house import House
 from app.runtime.protocol import (
@@ -54,7 +55,6 @@ from app.runtime.writer import DatabaseWriter
 
 log = logging.getLogger("table31.table")
 
-REMEMBERED_ACT_IDS = 32
 NOTICE_SECONDS = 15.0
 """A notice (a void hand, a restart) stays at least this long, over the next deals: after a
 restart the tables deal again before the players have reconnected to read it."""
@@ -138,7 +138,8 @@ class TableActor:
         self._pending_leave: set[int] = set()
         self._reserved: dict[int, str] = {}
         """Seats held for a player whose buy-in the database is moving."""
-        self._accepted: dict[str, dict[str, None]] = {}
+        self._accepted: dict[str, AcceptedActs] = {}
+        """Each player's last accepted act ids (resends are acknowledged, not applied)."""
         self.message: str | None = None
         self._notice_until = 0.0
         self._state_dirty = False
@@ -253,7 +254,9 @@ class TableActor:
         seat = self.seat_of(conn.player_id)
         if seat is None or conn.player_id is None:
             raise ProtocolError(ErrorCode.NOT_SEATED, "sit down before you act", act.id)
-        seen = self._accepted.setdefault(conn.player_id, {})
+        seen = self._accepted.get(conn.player_id)
+        if seen is None:
+            seen = self._accepted[conn.player_id] = AcceptedActs()
         if act.id in seen:
             conn.send(encode({"type": "ack", "id": act.id}))
             return
@@ -276,9 +279,7 @@ class TableActor:
             if not templates:
                 raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn", act.id)
             raise ProtocolError(ErrorCode.ILLEGAL_ACTION, _explain(act.action, templates), act.id)
-        seen[act.id] = None
-        if len(seen) > REMEMBERED_ACT_IDS:
-            del seen[next(iter(seen))]  # the oldest (dicts keep insertion order)
+        seen.add(act.id)
         conn.send(encode({"type": "ack", "id": act.id}))
         self._apply(seat, act.action, by="player")
 
