@@ -43,12 +43,12 @@ format: $(STAMP)
 	$(BIN)/ruff format app tests bench migrations
 
 ## make bench: the engines and the database, then 1,000 tables x 5 sockets side by side with the
-## bare endpoint: clients acting as fast as the game lets them, then at people's pace (~8 min)
+## bare endpoint: clients acting as fast as the game lets them, then at people's pace (~9 min)
 bench: $(STAMP)
 	mkdir -p bench/results
 	$(BIN)/python -m bench.engines --json bench/results/engines.json
 	$(BIN)/python -m bench.load --sizes 1000x5 --json bench/results/load.json
-	$(BIN)/python -m bench.load --sizes 1000x5 --think-ms 2000 --json bench/results/people.json
+	$(BIN)/python -m bench.load --sizes 1000x5 --think-ms 2000 --seconds 15 --json bench/results/people.json
 
 lock:
 	rm -rf /tmp/table31-lock && $(PYTHON) -m venv /tmp/table31-lock

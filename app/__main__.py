@@ -112,12 +112,15 @@ def serve() -> int:
     )
     server = GracefulServer(config)
     try:
-        import uvloop  # uvicorn[standard] brings it: a faster event loop
-    except ImportError:
-        asyncio.run(server.serve())
-    else:
-        uvloop.run(server.serve())
-    logging.getLogger("table31").info("stopped")
+        try:
+            import uvloop  # uvicorn[standard] brings it: a faster event loop
+        except ImportError:
+            asyncio.run(server.serve())
+        else:
+            uvloop.run(server.serve())
+        logging.getLogger("table31").info("stopped")
+    finally:
+        logs.stop()  # the lines still queued are written before the process ends
     return 0
 
 

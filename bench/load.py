@@ -1152,9 +1152,12 @@ def run_size(args: argparse.Namespace, tables: int, clients: int) -> list[dict[s
 def _line(r: dict[str, Any]) -> str:
     return (
         f"   {r['actions_per_s']:.0f} actions/s, ack p50 {r['ack_ms']['p50']} p99 "
-        f"{r['ack_ms']['p99']} ms, state p99 {r['state_ms']['p99']} ms, server CPU "
-        f"{r['server_cpu_pct']}%, clients CPU {r['client_cpu_pct']}%, "
-        f"{r['rss_per_connection_kib']} KiB/conn, errors {r['errors']}, closed {r['closed']}"
+        f"{r['ack_ms']['p99']} ms, state p99 {r['state_ms']['p99']} ms, ping p99 "
+        f"{r['ping_ms']['p99']} ms, server CPU {r['server_cpu_pct']}%, clients CPU "
+        f"{r['client_cpu_pct']}%, machine {r['machine_busy_pct']}%, "
+        f"{r['rss_per_connection_kib']} KiB/conn, "
+        + (f"gcs >10 ms {r['gc_over_10ms']}, " if r.get("gc_over_10ms") is not None else "")
+        + f"errors {r['errors']}, closed {r['closed']}"
     )
 
 

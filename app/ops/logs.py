@@ -2,6 +2,12 @@
 
 The table actor sets the context (``table_id``, ``hand_id``) while it works; every log
 record made meanwhile carries them, whichever module logs it.
+
+A record is formatted where it is made (the context is the caller's) and written by a thread
+of its own (:func:`configure`): a write to a file or a pipe waits as long as the disk or the
+reader is busy, and on the event loop that wait stops every table. With the database writer
+flushing to the same disk, writes of a log line were measured taking up to half a second
+(docs/performance.md §9).
 """
 
 from __future__ import annotations
@@ -9,8 +15,10 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import queue
 import re
 import time
+from logging.handlers import QueueHandler, QueueListener
 from typing import Any
 
 table_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("table_id", default=None)
@@ -54,15 +62,23 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def configure(level: str = "INFO", *, json_lines: bool = True) -> None:
-    """Send every logger (uvicorn's too) to stderr, as JSON lines or plain text."""
-    handler = logging.StreamHandler()
+_listener: QueueListener | None = None
+
+
+def configure(level: str = "INFO", *, json_lines: bool = True) -> QueueListener:
+    """Send every logger (uvicorn's too) to stderr, as JSON lines or plain text, through a
+    queue and a writing thread. Returns that thread's listener: :func:`stop` (or its own
+    ``stop``) writes what is queued and ends it. Configuring again replaces the previous one."""
+    stop()
+    handler = QueueHandler(queue.SimpleQueue())
     handler.addFilter(RedactSecrets())
     handler.setFormatter(
         JsonFormatter()
         if json_lines
         else logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
     )
+    stream = logging.StreamHandler()
+    stream.setFormatter(logging.Formatter("%(message)s"))  # formatted already, by the caller
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
@@ -70,3 +86,15 @@ def configure(level: str = "INFO", *, json_lines: bool = True) -> None:
         logger = logging.getLogger(name)
         logger.handlers[:] = []
         logger.propagate = True
+    global _listener
+    _listener = QueueListener(handler.queue, stream)
+    _listener.start()
+    return _listener
+
+
+def stop() -> None:
+    """Write out the records still queued and stop the writing thread (if one runs)."""
+    global _listener
+    if _listener is not None:
+        _listener.stop()
+        _listener = None

@@ -185,6 +185,7 @@ async def test_the_logs_never_carry_a_socket_token_or_invite(
         await player.connect(table["table_id"], invite=table["invite_code"])
         logging.getLogger("table31").info("check /recover?code=R3C0VERY&x=1")
     finally:
+        logs.stop()  # the writing thread writes what is queued, then ends
         for n, (handlers, level) in saved.items():
             logger = logging.getLogger(n)
             logger.handlers[:] = handlers
