@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 SWITCH_INTERVAL = 0.001
@@ -89,6 +91,16 @@ def serve() -> int:
             collector.settle_after_start()
             collector.COLLECTOR.start()  # young collections on a clock, survivors frozen
             memory.TRIMMER.start()  # freed heap pages back to the system every 2 s
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # uvicorn raises the signal that stopped it again once it has shut down, and the
+            # process ends there: the log lines still queued are written before that
+            with super().capture_signals():
+                try:
+                    yield
+                finally:
+                    logs.flush()
 
         async def shutdown(self, sockets: list[Any] | None = None) -> None:
             memory.TRIMMER.stop()

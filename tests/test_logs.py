@@ -78,3 +78,17 @@ def test_credentials_are_blanked_and_exceptions_kept(
     assert "SECRET123" not in stream.getvalue() and "INV456" not in stream.getvalue()
     assert lines[0]["msg"] == "GET /ws/tables/x?token=…&invite=…"
     assert "ValueError: the engine failed" in lines[1]["exc"]
+
+
+def test_flush_writes_what_is_queued_and_the_thread_goes_on(
+    configured: logging.StreamHandler[GatedStream],
+) -> None:
+    stream = configured.stream
+    stream.gate.set()
+    log = logging.getLogger("table31")
+    log.info("before the signal")
+    logs.flush()  # what the server does just before uvicorn ends it with the signal
+    assert "before the signal" in stream.getvalue()
+    log.info("after")
+    logs.stop()
+    assert "after" in stream.getvalue()

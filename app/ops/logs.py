@@ -12,6 +12,7 @@ flushing to the same disk, writes of a log line were measured taking up to half 
 
 from __future__ import annotations
 
+import atexit
 import contextvars
 import json
 import logging
@@ -89,7 +90,15 @@ def configure(level: str = "INFO", *, json_lines: bool = True) -> QueueListener:
     global _listener
     _listener = QueueListener(handler.queue, stream)
     _listener.start()
+    atexit.register(stop)  # once per listener is harmless: stop() does nothing the second time
     return _listener
+
+
+def flush() -> None:
+    """Write out what is queued now and go on (a process about to be ended by a signal)."""
+    if _listener is not None:
+        _listener.stop()
+        _listener.start()
 
 
 def stop() -> None:
