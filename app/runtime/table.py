@@ -62,6 +62,10 @@ HOUSE_REFRESH_SECONDS = 0.05
 """How soon a house-banked table republishes its limits after the house moved elsewhere."""
 BACKLOG_POLL_SECONDS = 0.5
 """How often a table waiting for the database writer to catch up looks again (on average)."""
+BOTS_RNG = random.Random()
+"""The randomness of bots and of the back-pressure's waits, one for every table: a
+generator's state is 2.5 KiB, half a KiB for each of a table's five sockets
+(docs/performance.md §9). Shuffles never use it: they draw their own seeds (RULES.md §0)."""
 
 
 @dataclass(slots=True)
@@ -121,7 +125,7 @@ class TableActor:
         self.status = "open"
         self.pause_reason: str | None = None
         self.hands_played = hands_played
-        self.rng = random.Random()
+        self.rng = BOTS_RNG
         # the hand being played
         self.hand_id: str | None = None
         self._hand_started: datetime | None = None
