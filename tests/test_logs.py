@@ -28,7 +28,8 @@ class GatedStream(io.StringIO):
 
 
 @pytest.fixture
-def configured() -> Iterator[logging.StreamHandler[io.StringIO]]:
+def stream() -> Iterator[GatedStream]:
+    """Logs configured, their writing thread writing to a :class:`GatedStream`."""
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     listener = logs.configure()
@@ -37,17 +38,14 @@ def configured() -> Iterator[logging.StreamHandler[io.StringIO]]:
     assert isinstance(handler, logging.StreamHandler)
     handler.setStream(stream)
     try:
-        yield handler
+        yield stream
     finally:
         stream.gate.set()
         logs.stop()
         root.handlers[:], root.level = saved[0], saved[1]
 
 
-def test_a_write_that_waits_does_not_hold_up_the_caller(
-    configured: logging.StreamHandler[GatedStream],
-) -> None:
-    stream = configured.stream
+def test_a_write_that_waits_does_not_hold_up_the_caller(stream: GatedStream) -> None:
     logs.set_context("table-1", "hand-7")
     try:
         logging.getLogger("table31.table").info("hand settled: %s", "Ada +20")
@@ -62,10 +60,7 @@ def test_a_write_that_waits_does_not_hold_up_the_caller(
     assert entry["level"] == "info" and entry["logger"] == "table31.table"
 
 
-def test_credentials_are_blanked_and_exceptions_kept(
-    configured: logging.StreamHandler[GatedStream],
-) -> None:
-    stream = configured.stream
+def test_credentials_are_blanked_and_exceptions_kept(stream: GatedStream) -> None:
     stream.gate.set()
     log = logging.getLogger("table31")
     log.info("GET /ws/tables/x?token=SECRET123&invite=INV456")
@@ -80,10 +75,7 @@ def test_credentials_are_blanked_and_exceptions_kept(
     assert "ValueError: the engine failed" in lines[1]["exc"]
 
 
-def test_flush_writes_what_is_queued_and_the_thread_goes_on(
-    configured: logging.StreamHandler[GatedStream],
-) -> None:
-    stream = configured.stream
+def test_flush_writes_what_is_queued_and_the_thread_goes_on(stream: GatedStream) -> None:
     stream.gate.set()
     log = logging.getLogger("table31")
     log.info("before the signal")

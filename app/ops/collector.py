@@ -35,12 +35,12 @@ The :class:`Pauses` probe times every collection through ``gc.callbacks`` so tha
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import os
 import time
 from typing import Any
 
+from app.ops.clock import Every
 from app.ops.metrics import Histogram
 
 GEN0_THRESHOLD = 10_000
@@ -109,24 +109,22 @@ class Collector:
         self.sweeps = 0
         self.swept_at = 0
         """Resident bytes right after the last sweep (or the start)."""
-        self._handle: asyncio.TimerHandle | None = None
+        self._every = Every(young_seconds, self._tick)
 
     @property
     def running(self) -> bool:
-        return self._handle is not None
+        return self._every.running
 
     def start(self) -> None:
-        if self._handle is not None:
+        if self._every.running:
             return
         self.swept_at = resident_bytes()
         if self.on_collection not in gc.callbacks:
             gc.callbacks.append(self.on_collection)
-        self._handle = asyncio.get_running_loop().call_later(self.young_seconds, self._tick)
+        self._every.start()
 
     def stop(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
+        self._every.stop()
         if self.on_collection in gc.callbacks:
             gc.callbacks.remove(self.on_collection)
 
@@ -150,7 +148,6 @@ class Collector:
         gc.collect(0)
         if resident_bytes() > self.swept_at * self.sweep_growth:
             self.sweep()
-        self._handle = asyncio.get_running_loop().call_later(self.young_seconds, self._tick)
 
     def lines(self) -> list[str]:
         return [

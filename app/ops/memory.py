@@ -10,11 +10,12 @@ Elsewhere than glibc (musl, macOS) there is nothing to call and nothing is done.
 
 from __future__ import annotations
 
-import asyncio
 import ctypes
 import ctypes.util
 import time
 from collections.abc import Callable
+
+from app.ops.clock import Every
 
 TRIM_SECONDS = 2.0
 
@@ -40,7 +41,7 @@ class Trimmer:
         self.longest = 0.0
         self.total = 0.0
         self._trim = _malloc_trim()
-        self._handle: asyncio.TimerHandle | None = None
+        self._every = Every(seconds, self.trim)
 
     @property
     def available(self) -> bool:
@@ -59,17 +60,11 @@ class Trimmer:
         return True
 
     def start(self) -> None:
-        if self._trim is not None and self._handle is None:
-            self._handle = asyncio.get_running_loop().call_later(self.seconds, self._tick)
+        if self._trim is not None:
+            self._every.start()
 
     def stop(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
-
-    def _tick(self) -> None:
-        self.trim()
-        self._handle = asyncio.get_running_loop().call_later(self.seconds, self._tick)
+        self._every.stop()
 
     def lines(self) -> list[str]:
         return [
