@@ -1,7 +1,8 @@
 """Micro-benchmark of one broadcast (docs/performance.md §2): a real
 :class:`app.runtime.table.TableActor` mid-hand, ``--players`` seated players each with a
 connection (plus ``--spectators``), and ``TableActor._broadcast`` timed in a loop. The
-connections' sends are no-ops, so what is measured is building and encoding the views.
+connections write to sockets that take every frame at once and do nothing with it, so what
+is measured is building and encoding the views and handing them to the connections.
 
 ::
 
@@ -26,8 +27,15 @@ ROUNDS = 10
 
 
 class NullSink:
+    """A socket that takes every frame at once (so a connection writes it there and then,
+    as it does to a real socket that is keeping up); it notes their sizes into ``sizes``."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] | None = None
+
     async def send_text(self, data: str) -> None:
-        return None
+        if self.sizes is not None:
+            self.sizes.append(len(data))
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         return None
@@ -60,18 +68,13 @@ async def _table(game_id: str, players: int, spectators: int, seed: int) -> Any:
         seeds=seed_stream(seed),
     )
 
-    def ignore(_text: str) -> None:
-        return None
-
     for seat in range(players):
         conn = Connection(NullSink(), f"player-{seat}", f"p{seat}")
-        conn.send = ignore  # type: ignore[method-assign]
         actor.connections.add(conn)
         actor.engine.sit(seat, actor.engine.sim_stack(seat, 1000))
         actor.roster[seat] = SeatInfo(f"player-{seat}", f"p{seat}")
     for n in range(spectators):
         conn = Connection(NullSink(), None if n % 2 else f"watcher-{n}", None)
-        conn.send = ignore  # type: ignore[method-assign]
         actor.connections.add(conn)
     rng = random.Random(seed)
     engine = actor.engine
@@ -93,18 +96,12 @@ def measure(
     async def run() -> dict[str, Any]:
         actor = await _table(game_id, players, spectators, seed)
         sizes: list[int] = []
-
-        def capture(text: str) -> None:
-            sizes.append(len(text))
-
-        def ignore(_text: str) -> None:
-            return None
-
-        for conn in actor.connections:
-            conn.send = capture  # type: ignore[method-assign]
+        sinks = [conn.sink for conn in actor.connections]
+        for sink in sinks:
+            sink.sizes = sizes  # type: ignore[attr-defined]
         actor._broadcast()
-        for conn in actor.connections:
-            conn.send = ignore  # type: ignore[method-assign]
+        for sink in sinks:
+            sink.sizes = None  # type: ignore[attr-defined]
         rounds = []  # the machine is shared: the best of several short rounds
         for _ in range(ROUNDS):
             loops = 0

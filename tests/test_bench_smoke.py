@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench import engines, load
+from bench import broadcast, engines, load
 
 
 def test_engines_benchmark_reports_every_game_and_the_database(tmp_path: Path) -> None:
@@ -37,6 +37,17 @@ def test_engines_benchmark_reports_every_game_and_the_database(tmp_path: Path) -
         assert row["ledger_entries_per_hand"] > 0
         assert row["cpu_ms_per_hand"] > 0
     assert report["machine"]["cores"] >= 1
+
+
+def test_broadcast_benchmark_times_a_real_table_in_every_game(tmp_path: Path) -> None:
+    out = tmp_path / "broadcast.json"
+    code = broadcast.main(["--game", "all", "--spectators", "2", "--seconds", "0.05"])
+    assert code == 0
+    code = broadcast.main(["--seconds", "0.05", "--json", str(out)])
+    assert code == 0
+    (row,) = json.loads(out.read_text())["broadcast"]
+    assert row["game"] == "trianta-ena" and row["connections"] == 5
+    assert row["us_per_broadcast"] > 0 and row["bytes_per_state"] > 100
 
 
 def test_load_benchmark_drives_the_project_and_the_bare_endpoint(tmp_path: Path) -> None:
