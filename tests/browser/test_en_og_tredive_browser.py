@@ -209,3 +209,31 @@ def test_three_players_play_a_round(live_server: BrowserServer, open_page: Any) 
         if not any(play_once(page, log) for page in pages):
             pages[0].wait_for_timeout(60)
     expect(pile).not_to_have_attribute("open", "")
+
+
+@pytest.mark.browser
+def test_the_discard_that_ends_a_round_is_in_the_log(
+    live_server: BrowserServer, open_page: Any
+) -> None:
+    """A discard can end the round at once (the discarder makes 31, or the next player holds
+    it): the table's log still says who discarded what, before how the round ended. The
+    page's own module describes the change from the view before to the view after."""
+    page = open_page(WIDE)
+    page.goto("/")
+    lines = page.evaluate(
+        """async () => {
+          const game = (await import("/static/js/games/en-og-tredive.js")).default;
+          const { cardText } = await import("/static/js/cards.js");
+          const ctx = { seatName: (n) => ["Ada", "Bob", "Cy"][n], cardText };
+          const card = (c) => ({ card: c, up: true });
+          const seats = [0, 1, 2].map((n) => ({ seat: n, hands: [] }));
+          const prev = { hand_id: "h1", phase: "discard", turn: 1, seats, you: null,
+                         match: { number: 1, round: 1 }, discard: [card("QS")] };
+          const view = { ...prev, hand_id: null, phase: "between_rounds", turn: null,
+                         discard: [card("QS"), card("5C"), card("JD")] };
+          return game.describeChanges(prev, view, ctx);
+        }"""
+    )
+    discards = [line for line in lines if "discards" in line]
+    assert len(discards) == 1 and discards[0].startswith("Bob discards"), lines
+    assert discards[0].endswith("on top).") and "5" in discards[0], lines

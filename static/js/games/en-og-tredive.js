@@ -426,7 +426,10 @@ export default {
       const top = (view.discard || []).at(-1);
       if (top) lines.push(`The ${ctx.cardText(top.card)} is turned up.`);
     }
-    if (view.hand_id && view.hand_id === prev.hand_id) {
+    // The same round: still in play, or just ended by this change (a discard that makes 31
+    // or a coup d'état ends it at once; its table stays on show until the next deal).
+    const ended = !view.hand_id && prev.hand_id && BETWEEN.has(view.phase) && !BETWEEN.has(prev.phase);
+    if ((view.hand_id && view.hand_id === prev.hand_id) || ended) {
       const actor = prev.turn;
       const pileBefore = prev.discard || [];
       const pileAfter = view.discard || [];
