@@ -104,7 +104,6 @@ class Collector:
     def __init__(
         self, young_seconds: float = YOUNG_SECONDS, sweep_growth: float = SWEEP_GROWTH
     ) -> None:
-        self.young_seconds = young_seconds
         self.sweep_growth = sweep_growth
         self.sweeps = 0
         self.swept_at = 0
