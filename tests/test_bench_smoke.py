@@ -84,6 +84,10 @@ def test_load_benchmark_drives_the_project_and_the_bare_endpoint(tmp_path: Path)
     assert runs["project"]["writer_pending"] is not None
     assert runs["project"]["gc_pause_longest_ms"] is not None
     assert runs["project"]["full_gcs"] is not None
+    # every generation's collections counted, those over 10 ms, and the collector's sweeps
+    assert runs["project"]["gc_ms_per_s"] is not None
+    assert runs["project"]["gc_over_10ms"] is not None
+    assert runs["project"]["gc_sweeps"] is not None
     assert runs["bare"]["mean_message_bytes"] > 0
     (ratio,) = report["ratios"]
     assert ratio["throughput_ratio"] > 0
