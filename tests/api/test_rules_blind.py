@@ -44,6 +44,29 @@ def illegal_variant(
     return {**action, name: "not-a-value"}
 
 
+def own_stack(view: dict[str, Any]) -> int | None:
+    return next((s["stack"] for s in view["seats"] if s["seat"] == view["you"]), None)
+
+
+async def buy_in_again(people: list[Player]) -> None:
+    """A player the banker has cleaned out brings more chips, as a person would: a top-up
+    where the game offers one (``can_top_up``), else standing up and sitting down again.
+    Else a table whose players are all broke waits for players until the test's clock ends."""
+    for person in people:
+        view = person.view
+        if view is None or own_stack(view) != 0:
+            continue
+        low = view["table"]["buy_in"]["min"]
+        if view["table"]["can_top_up"]:
+            await person.send({"type": "top_up", "amount": low})
+            await person.wait_for(lambda v: own_stack(v) != 0, timeout=5)
+            continue
+        await person.send({"type": "leave"})
+        await person.wait_for(lambda v: v["you"] is None, timeout=5)
+        await person.send({"type": "sit", "seat": None, "buy_in": low})
+        await person.wait_for(lambda v: v["you"] is not None, timeout=5)
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_rules_blind_client(live_as_served: LiveServer, game: str) -> None:
     live = live_as_served
@@ -71,6 +94,7 @@ async def test_rules_blind_client(live_as_served: LiveServer, game: str) -> None
             (p for p in rng.sample(people, len(people)) if p.view and p.view["legal"]), None
         )
         if mover is None:
+            await buy_in_again(people)
             await asyncio.sleep(0.01)
             continue
         assert mover.view is not None
