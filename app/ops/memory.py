@@ -36,7 +36,6 @@ class Trimmer:
     """Calls ``malloc_trim(0)`` every ``seconds`` on the running loop; times each call."""
 
     def __init__(self, seconds: float = TRIM_SECONDS) -> None:
-        self.seconds = seconds
         self.trims = 0
         self.longest = 0.0
         self.total = 0.0

@@ -426,10 +426,10 @@ export default {
       const top = (view.discard || []).at(-1);
       if (top) lines.push(`The ${ctx.cardText(top.card)} is turned up.`);
     }
-    // The same round: still in play, or just ended by this change (a discard that makes 31
-    // or a coup d'état ends it at once; its table stays on show until the next deal).
-    const ended = !view.hand_id && prev.hand_id && BETWEEN.has(view.phase) && !BETWEEN.has(prev.phase);
-    if ((view.hand_id && view.hand_id === prev.hand_id) || ended) {
+    // The same round (the same hand id, or the round this change ended, as in the other
+    // games): the last discard after a knock, or one that makes 31, ends the round at once.
+    const sameRound = prev.hand_id && (view.hand_id === prev.hand_id || !view.hand_id);
+    if (sameRound) {
       const actor = prev.turn;
       const pileBefore = prev.discard || [];
       const pileAfter = view.discard || [];
