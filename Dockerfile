@@ -1,4 +1,5 @@
-# Table 31: one process serving the lobby, the tables and the history.
+# Table 31: one process serving the lobby, the tables and the history; with NODE_ID and
+# REDIS_URL, one node of a cluster (docker-compose.yml's "cluster" profile, app/cluster/).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -21,6 +22,8 @@ COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
+# The docs, for the rule book: the "How to play" pages are rendered from docs/rules.md.
+COPY docs ./docs
 COPY docker/start.sh ./docker/start.sh
 
 RUN useradd --create-home --uid 10001 table31 \

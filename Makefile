@@ -3,9 +3,15 @@ VENV   ?= .venv
 PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat requirements-dev.lock pyproject.toml | cksum | cut -d' ' -f1)
+# node_modules, from package-lock.json (npm ci); defined before the targets that depend on it
+NODE_STAMP := node_modules/.installed
 PG_TEST_URL ?= postgresql+asyncpg://postgres@127.0.0.1:5432/test
+# pytest-xdist workers (one per core on CI's two), a test file on one worker (module-scoped
+# servers and the fuzzers' tallies stay whole); WORKERS=0 runs in one process
+WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile --durations=15
 
-.PHONY: run test test-pg test-browser lint format bench lock clean
+.PHONY: run cluster test test-pg test-cluster test-browser lint format bench lock clean
 
 $(STAMP): requirements-dev.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,24 +25,48 @@ run: $(STAMP)
 	$(BIN)/alembic upgrade head
 	$(BIN)/python -m app serve
 
+## make cluster: NODES nodes (n1, n2, ...) behind nginx on PORT (8000), on PostgreSQL (DATABASE_URL;
+## postgresql+asyncpg://postgres@127.0.0.1:5432/table31 by default, created when missing) and
+## Redis (REDIS_URL; redis://127.0.0.1:6379/0): migrates once, starts them, prints where to open;
+## Ctrl-C stops everything it started (app/cluster/launcher.py)
+NODES ?= 2
+cluster: $(STAMP)
+	$(BIN)/python -m app cluster --nodes $(NODES)
+
 ## make test: every test on SQLite; the browser tests (Chromium) in a pytest run of their own,
-## since Playwright's sync API keeps an event loop running in the main thread
-test: $(STAMP)
-	$(BIN)/python -m pytest -m "not browser"
-	$(BIN)/python -m pytest -m browser
+## since Playwright's sync API keeps an event loop running in the main thread; the accessibility
+## tests inject node_modules/axe-core, so node_modules is installed first (npm ci)
+test: $(STAMP) $(NODE_STAMP)
+	$(PYTEST) -m "not browser and not cluster"
+	$(PYTEST) -m browser
+	$(MAKE) --no-print-directory test-cluster
+
+## make test-cluster: cluster mode across real processes (nodes, nginx, PostgreSQL, Redis; each
+## test skips with a notice when one is missing); the swarm's failover check alone, since its
+## bounds on time are the lease's and two cores are all there is
+test-cluster: $(STAMP)
+	$(PYTEST) -m cluster --ignore=tests/cluster/test_swarm.py
+	$(BIN)/python -m pytest -m cluster --durations=5 tests/cluster/test_swarm.py
 
 ## make test-pg: the same suite on PostgreSQL (skipped with a notice when it is not reachable)
 test-pg: $(STAMP)
-	TEST_DATABASE_URL=$(PG_TEST_URL) $(BIN)/python -m pytest -m "not browser"
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(PYTEST) -m "not browser and not cluster" --ignore=tests/cluster
 
 ## make test-browser: only the Playwright tests in Chromium
-test-browser: $(STAMP)
-	$(BIN)/python -m pytest -m browser
+test-browser: $(STAMP) $(NODE_STAMP)
+	$(PYTEST) -m browser
 
-lint: $(STAMP)
+## the front end's tools (package.json): Biome, the linter, and axe-core, which the browser tests
+## inject; npm ci when node_modules is missing or older than the lock
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check app tests bench migrations
 	$(BIN)/ruff format --check app tests bench migrations
 	$(BIN)/mypy
+	node_modules/.bin/biome lint --error-on-warnings static
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix app tests bench migrations
@@ -49,6 +79,15 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engines --json bench/results/engines.json
 	$(BIN)/python -m bench.load --sizes 1000x5 --json bench/results/load.json
 	$(BIN)/python -m bench.load --sizes 1000x5 --think-ms 2000 --seconds 15 --json bench/results/people.json
+
+## make bench-cluster: 200 tables x 5 sockets through nginx on 1 node and on 2 nodes side by side
+## (CPU per action by layer: nginx, nodes, writers, Redis, PostgreSQL), failover after kill -9
+## with a 10 s and a 3 s lease, then 600 x 5 at people's pace; needs PostgreSQL, Redis, nginx (~15 min)
+.PHONY: bench-cluster
+bench-cluster: $(STAMP)
+	mkdir -p bench/results
+	$(BIN)/python -m bench.cluster --json bench/results/cluster.json
+	$(BIN)/python -m bench.cluster --tables 600 --think-ms 2000 --seconds 15 --no-failover --json bench/results/cluster-people.json
 
 lock:
 	rm -rf /tmp/table31-lock && $(PYTHON) -m venv /tmp/table31-lock

@@ -1,15 +1,13 @@
-"""Command line: ``python -m app serve``, ``python -m app simulate GAME`` and
-``python -m app verify HAND_ID`` (docs/fairness.md)."""
+"""Command line: ``python -m app serve``, ``python -m app simulate GAME``,
+``python -m app verify HAND_ID`` (docs/fairness.md) and ``python -m app cluster``
+(several nodes behind nginx: app/cluster/launcher.py)."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
 import sys
-from collections.abc import Iterator
-from typing import Any
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the interpreter lock while another waits (CPython: 0.005)."""
@@ -31,6 +29,15 @@ def main(argv: list[str] | None = None) -> int:
     check = commands.add_parser("verify", help="the proof of a fair shuffle of a hand")
     check.add_argument("hand_id")
     check.add_argument("--json", action="store_true", help="print the whole proof as JSON")
+    # listed here for --help; its own options are the launcher's (app/cluster/launcher.py)
+    commands.add_parser(
+        "cluster", help="several nodes behind nginx (PostgreSQL, Redis); --help for its options"
+    )
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["cluster"]:
+        from app.cluster import launcher
+
+        return launcher.main(argv[1:])
     args = parser.parse_args(argv)
 
     if args.command == "verify":
@@ -40,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(get_settings().database_url, args.hand_id, as_json=args.json)
 
     if args.command == "simulate":
-        from app.games.registry import GAME_IDS
+        from app.games.core.registry import GAME_IDS
         from app.simulate import simulate
 
         if args.game not in GAME_IDS:
@@ -60,80 +67,107 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve() -> int:
-    """Serve until SIGINT/SIGTERM; then shut down gracefully: stop accepting, void the hands
-    in play (stakes back), flush the database queue, close every socket with a reason."""
+    """Serve until SIGINT/SIGTERM; then shut down gracefully: void the hands in play (stakes
+    back) and close every socket with a reason (app/server.py, :func:`drain_first`), stop
+    accepting, flush the database queue (the app's lifespan)."""
     import asyncio
+    import signal
 
     import uvicorn
 
     from app.core.config import get_settings
     from app.main import create_app
-    from app.ops import collector, logs, memory
+    from app.ops import logs
+    from app.server import listening_socket, raise_open_file_limit, uvicorn_config
 
     try:
         settings = get_settings()
     except Exception as exc:  # a refused setting (e.g. the default SECRET_KEY in production)
-        print(f"table31: cannot start: {exc}", file=sys.stderr)
+        print(f"table31: cannot start: {one_line(exc)}", file=sys.stderr)
+        return 2
+    problem = database_problem(settings.database_url)
+    if problem:
+        print(f"table31: cannot start: {problem}", file=sys.stderr)
+        return 2
+    try:
+        # bound now: a port in use is refused before any table is recovered (uvicorn binds
+        # a port it is given only after the app's start-up)
+        sock = listening_socket(settings.host, settings.port)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        print(
+            f"table31: cannot start: cannot listen on {settings.host}:{settings.port}: {reason}",
+            file=sys.stderr,
+        )
         return 2
     logs.configure(json_lines=settings.log_format == "json")
     if settings.database_writer == "thread":
-        # A writer thread (app/runtime/writer.py) hands the interpreter lock back and forth
+        # A writer thread (app/db/writer/thread.py) hands the interpreter lock back and forth
         # with the event loop's thread at each statement. CPython lets a thread keep the lock
         # for 5 ms before it must hand it over, which starves the writer while the loop is
         # busy (docs/performance.md); 1 ms keeps both moving. The writer process (the
         # default) shares no lock with the loop.
         sys.setswitchinterval(SWITCH_INTERVAL)
-    app = create_app(settings)
-
-    class GracefulServer(uvicorn.Server):
-        async def startup(self, sockets: list[Any] | None = None) -> None:
-            await super().startup(sockets)  # the app's start-up: tables recovered
-            collector.settle_after_start()
-            collector.COLLECTOR.start()  # young collections on a clock, survivors frozen
-            memory.TRIMMER.start()  # freed heap pages back to the system every 2 s
-
-        @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            # uvicorn raises the signal that stopped it again once it has shut down, and the
-            # process ends there: the log lines still queued are written before that
-            with super().capture_signals():
-                try:
-                    yield
-                finally:
-                    logs.flush()
-
-        async def shutdown(self, sockets: list[Any] | None = None) -> None:
-            memory.TRIMMER.stop()
-            collector.COLLECTOR.stop()
-            await app.state.services.lobby.shutdown("The server is restarting; back shortly")
-            await super().shutdown(sockets)
-
-    config = uvicorn.Config(
-        app,
-        # JSON views are small; compressing each costs more CPU and memory per socket than
-        # the bandwidth it saves a card table (docs/performance.md)
-        ws_per_message_deflate=False,
-        # the access log would record ?token= in socket URLs; the app logs what matters
-        access_log=False,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=65536,
-        timeout_graceful_shutdown=10,
-        log_config=None,
-        proxy_headers=settings.trust_proxy_headers,
-    )
-    server = GracefulServer(config)
+    app = create_app(settings, served=True)
+    config = uvicorn_config(app, settings)
+    limit = raise_open_file_limit()
+    logging.getLogger("table31").info("open file limit %d", limit)
+    server = uvicorn.Server(config)
+    # uvicorn raises the signal that stopped it again once it has shut down and put back
+    # the handlers it found: this one writes the log lines still queued, then the signal
+    # ends the process as it would have
+    signal.signal(signal.SIGTERM, end_by_signal)
     try:
         try:
             import uvloop  # uvicorn[standard] brings it: a faster event loop
         except ImportError:
-            asyncio.run(server.serve())
+            asyncio.run(server.serve(sockets=[sock]))
         else:
-            uvloop.run(server.serve())
+            uvloop.run(server.serve(sockets=[sock]))
         logging.getLogger("table31").info("stopped")
     finally:
         logs.stop()  # the lines still queued are written before the process ends
     return 0
+
+
+def end_by_signal(signum: int, frame: object) -> None:
+    """The log lines still queued are written, then ``signum`` ends the process."""
+    import signal
+
+    from app.ops import logs
+
+    logs.stop()
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)
+
+
+def one_line(exc: Exception) -> str:
+    """A refused setting as one line: ``SETTING: why`` for each (pydantic says it in five)."""
+    from pydantic import ValidationError
+
+    if not isinstance(exc, ValidationError):
+        return " ".join(str(exc).split())
+    parts = []
+    for error in exc.errors():
+        message = str(error["msg"]).removeprefix("Value error, ")
+        where = ".".join(str(part) for part in error["loc"]).upper()
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
+
+
+def database_problem(url: str) -> str | None:
+    """Why the database at ``url`` cannot serve (app/db/preflight.py), or None."""
+    import asyncio
+
+    from app.db.preflight import DatabaseProblem, check_database
+
+    try:
+        asyncio.run(check_database(url))
+    except DatabaseProblem as problem:
+        return str(problem)
+    except Exception as exc:  # an error the checks do not know: still one line
+        return f"cannot check the database: {type(exc).__name__}: {one_line(exc)}"
+    return None
 
 
 if __name__ == "__main__":

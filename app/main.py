@@ -1,4 +1,5 @@
-"""Builds the FastAPI app: routes, static files, and the services' start and stop."""
+"""Builds the FastAPI app: routes, static files, and the services' start and stop (its
+lifespan)."""
 
 from __future__ import annotations
 
@@ -10,24 +11,56 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.api import ws
-from app.api.routes import admin, admin_page, games, hands, ops, pages, review, session, tables
+from app.api.deps import COOKIE
+from app.api.errors import RuleRefusal, rule_refusal_response
+from app.api.middleware import (
+    BodyLimit,
+    CookieWritesNeedOrigin,
+    ErrorsAsJson,
+    JsonBodiesOnly,
+    SecurityHeaders,
+)
+from app.api.routes import (
+    admin,
+    admin_page,
+    chat,
+    cluster,
+    games,
+    hands,
+    ops,
+    pages,
+    review,
+    rules_pages,
+    session,
+    tables,
+)
+from app.cluster.forward import Forwarder, Forwarding
 from app.core.config import Settings, get_settings
-from app.games.cards import SeedSource, csprng_seed
+from app.games.core.cards import SeedSource, csprng_seed
+from app.server import served_process
 from app.services import Services
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def create_app(settings: Settings | None = None, seeds: SeedSource = csprng_seed) -> FastAPI:
-    """The app, with its services built from ``settings`` (the environment by default)."""
+def create_app(
+    settings: Settings | None = None, seeds: SeedSource = csprng_seed, *, served: bool = False
+) -> FastAPI:
+    """The app, with its services built from ``settings`` (the environment by default).
+    ``served``: the app of ``python -m app serve``, whose lifespan also tunes the process and
+    drains the lobby on a stop signal (app/server.py, :func:`served_process`)."""
     settings = settings or get_settings()
     services = Services.build(settings, seeds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await services.start()
+        await services.start()  # the tables recovered
         try:
-            yield
+            if served:
+                async with served_process(services.drain):
+                    yield
+            else:
+                yield
         finally:
             await services.stop()
 
@@ -37,11 +70,14 @@ def create_app(settings: Settings | None = None, seeds: SeedSource = csprng_seed
         session.router,
         games.router,
         tables.router,
+        chat.router,
         hands.router,
         admin.router,
         admin_page.router,
         ops.router,
+        cluster.router,
         pages.router,
+        rules_pages.router,
         review.router,
     ):
         app.include_router(router)
@@ -49,5 +85,23 @@ def create_app(settings: Settings | None = None, seeds: SeedSource = csprng_seed
     # of sockets would keep that router's extra frame and scope copy for its whole life
     # (~1 KiB a socket, docs/performance.md).
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
+    app.add_exception_handler(RuleRefusal, rule_refusal_response)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    # What every request passes through first (app/api/middleware.py); the last added runs
+    # first: the security headers on every answer, any error as JSON, then a body too
+    # large, a cross-site write, a body that is not JSON (then, in cluster mode, the
+    # forwarding of a table's requests to its node).
+    if services.bus is not None and services.board is not None:
+        # cluster mode: a table's requests answered by the node that serves it, innermost
+        # (after the body limit and the origin check) (app/cluster/forward.py)
+        forwarder = Forwarder(services.bus, services.board, services.sessionmaker, app)
+        services.metrics.register(forwarder.collector())
+        app.add_middleware(Forwarding, forwarder=forwarder)
+    app.add_middleware(
+        CookieWritesNeedOrigin, cookie=COOKIE, trust_proxy=settings.trust_proxy_headers
+    )
+    app.add_middleware(JsonBodiesOnly)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(ErrorsAsJson)
+    app.add_middleware(SecurityHeaders, trust_proxy=settings.trust_proxy_headers)
     return app

@@ -12,9 +12,11 @@ import hashlib
 import random
 from typing import Any
 
-from app.games.base import CompletedHand, Game, GameStats, action_fits
-from app.games.cards import SeedSource
-from app.games.registry import game_class
+from app.games.core.actions import action_fits
+from app.games.core.cards import SeedSource
+from app.games.core.game import Game
+from app.games.core.hand import CompletedHand, GameStats
+from app.games.core.registry import game_class
 
 
 def seed_stream(seed: int) -> SeedSource:

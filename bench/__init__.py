@@ -1,4 +1,4 @@
-"""Benchmarks for issue 9, "Speed and scale on one machine" (docs/performance.md).
+"""Benchmarks of speed and scale on one machine (docs/performance.md).
 
 * ``python -m bench.load``: the server and a bare FastAPI WebSocket endpoint side by side,
   driven over real sockets by the same lightweight clients.

@@ -1,5 +1,5 @@
 """Micro-benchmark of one broadcast (docs/performance.md §2): a real
-:class:`app.runtime.table.TableActor` mid-hand, ``--players`` seated players each with a
+:class:`app.runtime.table.actor.TableActor` mid-hand, ``--players`` seated players each with a
 connection (plus ``--spectators``), and ``TableActor._broadcast`` timed in a loop. The
 connections write to sockets that take every frame at once and do nothing with it, so what
 is measured is building and encoding the views and handing them to the connections.
@@ -44,10 +44,10 @@ class NullSink:
 async def _table(game_id: str, players: int, spectators: int, seed: int) -> Any:
     """An actor with ``players`` seated and connected, mid-hand."""
     from app.core.config import Settings
-    from app.games.registry import game_class
+    from app.games.core.registry import game_class
     from app.runtime.connection import Connection
     from app.runtime.records import SeatInfo
-    from app.runtime.table import TableActor
+    from app.runtime.table.actor import TableActor
     from app.simulate import seed_stream
 
     settings = Settings(
@@ -126,7 +126,7 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> int:
-    from app.games.registry import GAME_IDS
+    from app.games.core.registry import GAME_IDS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="trianta-ena", help="a game id, or 'all'")
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     games = list(GAME_IDS) if args.game == "all" else [args.game]
     rows = []
     for game_id in games:
-        from app.games.registry import game_class
+        from app.games.core.registry import game_class
 
         cls = game_class(game_id)
         players = args.players or min(5, cls({}).max_seats)

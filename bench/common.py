@@ -451,3 +451,16 @@ def deal_next_hand(actor: Any, rng: random.Random) -> None:
             break
         actor._apply(waiting[0], engine.bot_action(waiting[0], rng), by="bot")
     actor._start_hand()
+
+
+def recreate_postgres(url: str) -> None:
+    """Drop and create the benchmark's own PostgreSQL database named in ``url`` (e.g.
+    ``bench``): never ``postgres`` or a template, nor a name that is not a plain word."""
+    from sqlalchemy.engine import make_url
+
+    from app.cluster.launcher import ensure_database
+
+    name = make_url(url).database
+    if not name or not name.replace("_", "").isalnum() or name in ("postgres", "template1"):
+        raise ValueError(f"refusing to recreate the database {name!r}: name one for the benchmark")
+    ensure_database(url, fresh=True)

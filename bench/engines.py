@@ -1,15 +1,15 @@
-"""The engines and the database, without sockets (issue 9).
+"""The engines and the database, without sockets (docs/performance.md).
 
 1. **Engines**: hands per second per game for the pure engines with bots (every action
    checked against ``legal`` as the server does, :func:`app.simulate.play_hand`), and the same
    with what the server adds after every action: each seat's view built and JSON-encoded
    (the broadcast's cost without sockets).
 2. **Database**: settled hands per second through the writer on SQLite and on PostgreSQL
-   (when reachable). The hands are played by a real :class:`app.runtime.table.TableActor`
+   (when reachable). The hands are played by a real :class:`app.runtime.table.actor.TableActor`
    whose writer only captures jobs, so each hand's jobs are exactly the server's
    (``store.hand_started``, then ``store.hand_finished`` with its record and ledger entries);
    they are then run against a fresh, migrated database: through
-   :class:`app.runtime.writer_process.ProcessWriter` as the server does (row "batch 1": in
+   :class:`app.db.writer.process.ProcessWriter` as the server does (row "batch 1": in
    the writer's own process, all jobs queued at once, so it writes up to ``BATCH_LIMIT`` of
    them per transaction), then on one session of the benchmark's own loop, B jobs per
    transaction. "CPU ms/hand" is this process and the writer's together; "loop CPU ms/hand"
@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from app.runtime.protocol import encode
-from bench.common import cpu_seconds, deal_next_hand, format_table, machine_info, migrate
+from bench.common import (
+    cpu_seconds,
+    deal_next_hand,
+    format_table,
+    machine_info,
+    migrate,
+    recreate_postgres,
+)
 
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/bench"
 DB_GAME_OPTIONS = {"buy_in": 100_000, "turn_seconds": 30, "bet_seconds": 20}
@@ -50,7 +57,7 @@ Call = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], dict[str, Any]]
 def engine_rate(game_id: str, seconds: float, *, views: bool, seed: int = 7) -> dict[str, Any]:
     """Hands a second for ``game_id``'s bots; with ``views`` also every seat's view + JSON
     after every action (what the table actor does for a broadcast)."""
-    from app.games.registry import game_class
+    from app.games.core.registry import game_class
     from app.simulate import seed_stream, settle_between_hands
 
     cls = game_class(game_id)
@@ -85,7 +92,7 @@ def engine_rate(game_id: str, seconds: float, *, views: bool, seed: int = 7) -> 
 
 def _play_hand(game: Any, rng: random.Random, views: bool) -> int:
     """:func:`app.simulate.play_hand` with ``check`` on, optionally building the views."""
-    from app.games.base import action_fits
+    from app.games.core.actions import action_fits
 
     game.start_hand()
     steps = 0
@@ -102,7 +109,7 @@ def _play_hand(game: Any, rng: random.Random, views: bool) -> int:
         steps += 1
         if views:
             # as a broadcast does: the engine's views for every seat at once, then each
-            # seat's legal actions, encoded (app/runtime/table.py, TableActor._broadcast)
+            # seat's legal actions, encoded (app/runtime/table/broadcast.py, TableActor._broadcast)
             for viewer, view in game.views(game.seated).items():
                 view["legal"] = game.legal_actions(viewer)
                 encode({"type": "state", "version": steps, "view": view})
@@ -141,11 +148,11 @@ class CaptureWriter:
 async def _prepare(url: str, game_id: str, players: int) -> tuple[Any, Any, Any]:
     """A migrated database with a table and ``players`` seated; an actor to play there."""
     from app.core.config import Settings
+    from app.db import store
     from app.db.session import make_engine
-    from app.games.registry import game_class
-    from app.runtime import store
-    from app.runtime.table import TableActor
-    from app.runtime.writer_process import ProcessWriter
+    from app.db.writer.process import ProcessWriter
+    from app.games.core.registry import game_class
+    from app.runtime.table.actor import TableActor
 
     await asyncio.to_thread(migrate, url)
     engine = make_engine(url, inline=True)  # as the writer's own engine: statements inline
@@ -302,25 +309,7 @@ def postgres_reachable(url: str) -> bool:
 
 async def fresh_postgres_database(url: str) -> None:
     """Create (or recreate) the benchmark's own database, e.g. ``bench``."""
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
-    name = parsed.database
-    if not name or not name.replace("_", "").isalnum() or name in ("postgres", "template1"):
-        raise ValueError(f"refusing to recreate the database {name!r}: name one for the benchmark")
-    admin = await asyncpg.connect(
-        host=parsed.host or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=parsed.username or "postgres",
-        password=parsed.password,
-        database="postgres",
-    )
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
+    await asyncio.to_thread(recreate_postgres, url)
 
 
 async def database_runs(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -377,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
 
-    from app.games.registry import GAME_IDS
+    from app.games.core.registry import GAME_IDS
 
     games = GAME_IDS if args.games == "all" else tuple(args.games.split(","))
     print("== engines (bots, every action checked against legal)", flush=True)

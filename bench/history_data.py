@@ -1,4 +1,4 @@
-"""A large synthetic history, and how fast the hand lists stay on it (issue 7, "Hand lists").
+"""A large synthetic history, and how fast the hand lists stay on it (docs/review.md).
 
     python -m bench.history_data --hands 1000000                          # SQLite file
     python -m bench.history_data --hands 200000 \\
@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, Base, GameTable, Hand, HandPlayer, LedgerEntry, Player
 from app.db.session import make_engine, make_sessionmaker
-from app.games.registry import GAME_IDS
+from app.games.core.registry import GAME_IDS
 from app.review import sessions, stats
 from app.review.lists import Filters, explain, hand_page, list_query
 from bench.common import format_table, machine_info, migrate
@@ -60,7 +60,7 @@ async def fill(url: str, hands: int, players: int, tables: int, seed: int) -> di
     async with maker() as session:
         await session.execute(
             insert(Player),
-            [{"id": p, "name": f"Player {p[-4:]}", "token_hash": f"bench-{p}", "is_bot": False,
+            [{"id": p, "name": f"Player {p[-4:]}", "is_bot": False,
               "created_at": START} for p in people],
         )  # fmt: skip
         await session.execute(

@@ -1,4 +1,4 @@
-"""The load benchmark (issue 9): Table 31 and the bare endpoint, side by side in one run.
+"""The load benchmark (docs/performance.md): Table 31 and the bare endpoint side by side.
 
 For each size (T tables x k clients) it
 
@@ -61,6 +61,7 @@ from bench.common import (
     open_websocket,
     percentiles,
     raise_nofile,
+    recreate_postgres,
     rss_bytes,
     tree_cpu_seconds,
     wait_port,
@@ -91,6 +92,7 @@ SERVER_ENV = {
     "MAX_CONNECTIONS_PER_ADDRESS": "1000000",
     "ADDRESS_MESSAGES_PER_SECOND": "1000000000",
     "ADDRESS_MESSAGE_BURST": "1000000000",
+    "SIGNUPS_PER_HOUR": "0",
     "STARTING_BANKROLL": "1000000000",
     "HOUSE_FLOAT": "1000000000000",
     "PLAYERS_MAY_OPEN_TABLES": "true",
@@ -305,7 +307,7 @@ class Client:
 
 
 def _random_action(templates: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A uniformly random action fitting ``legal`` (as ``app.games.base.random_action``)."""
+    """A uniformly random action fitting ``legal`` (as ``app.games.core.actions.random_action``)."""
     template = rng.choice(templates)
     action: dict[str, Any] = {"kind": template["kind"]}
     for name, spec in template.get("params", {}).items():
@@ -609,10 +611,10 @@ async def seed_database(
     """Players, tables and seats written with the app's own store functions before the
     server starts; the server then recovers the tables with everyone seated, as after a
     restart. Much faster than thousands of REST calls queued behind one writer."""
+    from app.db import store
     from app.db.session import make_engine, make_sessionmaker
-    from app.games.base import parse_options
-    from app.games.registry import game_class
-    from app.runtime import store
+    from app.games.core.options import parse_options
+    from app.games.core.registry import game_class
 
     cls = game_class(game)
     parsed = parse_options(cls.OPTIONS, options)
@@ -651,29 +653,7 @@ async def seed_database(
 
 def fresh_postgres(url: str) -> None:
     """Drop and create the (benchmark's own) PostgreSQL database named in ``url``."""
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
-    name = parsed.database
-    if not name or not name.replace("_", "").isalnum() or name in ("postgres", "template1"):
-        raise ValueError(f"refusing to recreate the database {name!r}: name one for the benchmark")
-
-    async def run() -> None:
-        admin = await asyncpg.connect(
-            host=parsed.host or "127.0.0.1",
-            port=parsed.port or 5432,
-            user=parsed.username or "postgres",
-            password=parsed.password,
-            database="postgres",
-        )
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
-
-    asyncio.run(run())
+    recreate_postgres(url)
 
 
 class HandCounter:

@@ -30,18 +30,30 @@ def run_migrations_offline() -> None:
 
 
 def _run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
-        render_as_batch=connection.dialect.name == "sqlite",
+        render_as_batch=sqlite,
     )
     with context.begin_transaction():
         context.run_migrations()
+        if sqlite:
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
 
 
 async def run_migrations_online() -> None:
     engine = make_engine(database_url())
     async with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # SQLite changes a table in batch mode by copying it and dropping the old one,
+            # which foreign keys refuse once rows point at it (players, say): they are off
+            # while the migrations run, and checked at their end (in _run). The PRAGMA only
+            # works outside a transaction.
+            await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            await connection.commit()
         await connection.run_sync(_run)
     await engine.dispose()
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import websockets
 
-from app.games.base import random_action
+from app.games.core.actions import random_action
 
 _ids = itertools.count(1)
 

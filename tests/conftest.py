@@ -22,6 +22,7 @@ from alembic.config import Config
 
 from app.core.config import Settings
 from app.main import create_app
+from app.server import uvicorn_config
 from app.services import Services
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,10 +88,42 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"database: {url if url else 'SQLite (a fresh migrated file per test)'}"
 
 
+def _worker_database(url: str) -> str:
+    """Under pytest-xdist each worker gets a database of its own, ``<name>_<worker>``, created
+    on first use, so parallel workers never truncate each other's tables."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    name = f"{parsed.database}_{worker}"
+
+    async def create() -> None:
+        conn = await asyncpg.connect(
+            host=parsed.host or "127.0.0.1",
+            port=parsed.port or 5432,
+            user=parsed.username or "postgres",
+            password=parsed.password,
+            database=parsed.database,
+        )
+        try:
+            exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+            if not exists:
+                await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    return str(parsed.set(database=name).render_as_string(hide_password=False))
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str | None:
     url = os.environ.get("TEST_DATABASE_URL")
     if url:
+        url = _worker_database(url)
         migrate(url)
     return url
 
@@ -151,9 +184,16 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
         "port": free_port(),
         "enabled_games": "all",
         # a thread: each test's server starts in milliseconds; the writer process (the
-        # server's default) is tested in tests/test_writer.py, by the rules-blind client
+        # server's default) is tested in tests/db/test_writer.py, by the rules-blind client
         # and wherever a test runs `python -m app serve`
         "database_writer": "thread",
+        # every test client signs up from 127.0.0.1: no sign-up limit unless a test sets one
+        # (tests/api/test_identity_hardening.py)
+        "signups_per_hour": 0,
+        # tests open many tables and bots as one player: no such limit unless a test sets one
+        # (tests/api/test_abuse_limits.py)
+        "max_tables_per_player": 0,
+        "max_bots_per_table": 0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -167,12 +207,12 @@ class LiveServer:
         self.app = create_app(settings)
         self.base_url = f"http://127.0.0.1:{settings.port}"
         self.ws_url = f"ws://127.0.0.1:{settings.port}"
-        config = uvicorn.Config(
+        # the server's own configuration (app/server.py), as `python -m app serve` runs it
+        config = uvicorn_config(
             self.app,
+            settings,
             host="127.0.0.1",
-            port=settings.port,
             log_level="warning",
-            ws_max_size=65536,
             lifespan="on",
             # uvicorn closes an idle keep-alive connection after 5 s by default; a test that
             # waits longer and then reuses its client races that close (httpx.ReadError).

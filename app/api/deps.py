@@ -9,8 +9,8 @@ from fastapi import Depends, HTTPException, Request, WebSocket
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.security import same_secret
+from app.db import devices
 from app.db.models import Player
-from app.runtime import store
 from app.services import Services
 
 COOKIE = "t31_token"
@@ -43,14 +43,30 @@ def request_token(request: Request) -> str | None:
     return bearer(request) or request.cookies.get(COOKIE)
 
 
-async def optional_player(request: Request, session: SessionDep) -> Player | None:
-    """The caller, by Bearer token or cookie. The lookup's transaction is ended at once, so
-    the request does not hold a pooled connection while it waits for the writer (which
-    needs one from the same pool)."""
+async def signed_in(request: Request, session: AsyncSession) -> devices.SignedIn | None:
+    """The caller's player and device, by Bearer token or cookie; None for no token, or one
+    that expired or was signed out. Looked up once a request (kept on ``request.state``).
+    The lookup's transaction is ended at once, so the request does not hold a pooled
+    connection while it waits for the writer (which needs one from the same pool). A device
+    whose last use is over an hour old has it written again, by the writer, without waiting:
+    its token lives ``TOKEN_DAYS`` from now (app/db/devices.py)."""
+    if hasattr(request.state, "signed_in"):
+        cached: devices.SignedIn | None = request.state.signed_in
+        return cached
     token = request_token(request)
-    player = await store.player_by_token(session, token) if token else None
+    found = await devices.device_by_token(session, token) if token else None
     await session.commit()
-    return player
+    if found is not None and found.due_for_touch:
+        services: Services = request.app.state.services
+        services.writer.submit(devices.touch_device, found.device_id, services.settings.token_days)
+    request.state.signed_in = found
+    return found
+
+
+async def optional_player(request: Request, session: SessionDep) -> Player | None:
+    """The caller, by Bearer token or cookie (see :func:`signed_in`)."""
+    found = await signed_in(request, session)
+    return None if found is None else found.player
 
 
 async def current_player(request: Request, session: SessionDep) -> Player:

@@ -30,6 +30,19 @@ class Settings(BaseSettings):
     starting_bankroll: int = Field(1000, ge=0)
     house_float: int = Field(100_000, ge=0, description="chips granted to the house at start")
     players_may_open_tables: bool = True
+    signups_per_hour: float = Field(
+        10.0,
+        ge=0,
+        description="new players an address may make an hour, after its burst (and as many "
+        "recovery-code tries); 0: no limit",
+    )
+    signup_burst: int = Field(10, ge=1, description="new players an address may make at once")
+    token_days: float = Field(
+        180.0,
+        gt=0,
+        le=3650,
+        description="a device's sign-in token expires this many days after its last use",
+    )
     enabled_games: str = Field(
         "all", description="comma-separated game ids this server offers, or 'all'"
     )
@@ -37,6 +50,18 @@ class Settings(BaseSettings):
     # table runtime
     next_hand_seconds: float = Field(3.0, ge=0, description="pause between hands")
     bot_delay_seconds: float = Field(0.6, ge=0, description="how long a bot 'thinks'")
+    bot_table_idle_seconds: float = Field(
+        120.0,
+        ge=0,
+        description="a table where no person has been (no socket, no person seated) for this "
+        "long deals no new hand until someone comes; 0: bots play on regardless",
+    )
+    max_tables_per_player: int = Field(
+        5, ge=0, description="open tables one player may have opened (the host: any); 0: no limit"
+    )
+    max_bots_per_table: int = Field(
+        4, ge=0, description="bots a table's opener may seat (the host: any); 0: no limit"
+    )
     database_writer: Literal["process", "thread"] = Field(
         "process",
         description="where the database writer runs: a process of its own (on another core) "
@@ -53,10 +78,61 @@ class Settings(BaseSettings):
     max_connections_per_address: int = 30
     address_messages_per_second: float = 100.0
     address_message_burst: int = 200
+    chat_messages_per_second: float = Field(
+        1.0, gt=0, description="chat messages and reactions a person may send a second, at a table"
+    )
+    chat_burst: int = Field(
+        5, ge=1, description="chat messages and reactions a person may send at once"
+    )
     trust_proxy_headers: bool = Field(
         False, description="take the client's address from X-Forwarded-For (behind a proxy)"
     )
     log_format: str = Field("json", description="json (one object a line) or text")
+
+    # HTTP hardening (app/api/middleware.py, app/server.py; docs/protocol.md "Security")
+    max_body_bytes: int = Field(
+        16384, ge=1024, description="largest request body accepted, in bytes (413 above)"
+    )
+    http_header_timeout: float = Field(
+        10.0, gt=0, description="seconds a request's headers may take to arrive in full"
+    )
+    http_body_timeout: float = Field(
+        30.0, gt=0, description="seconds a request's body may take to arrive, once its headers have"
+    )
+    http_keep_alive_timeout: int = Field(
+        5, ge=1, description="seconds an idle keep-alive connection is kept open"
+    )
+    max_http_connections_per_address: int = Field(
+        128,
+        ge=1,
+        description="HTTP connections open at once from one address (not behind a trusted proxy)",
+    )
+
+    # cluster mode (docs/scaling.md, app/cluster/): on when NODE_ID and REDIS_URL are both set
+    node_id: str = Field(
+        "",
+        pattern=r"^$|^[a-z0-9][a-z0-9-]{0,31}$",
+        description="this node's name in a cluster (lower-case letters, digits, '-'); empty: "
+        "one process on its own",
+    )
+    redis_url: str = Field("", description="redis://host:port/db of the cluster's Redis")
+    redis_prefix: str = Field(
+        "t31:",
+        pattern=r"^[A-Za-z0-9:_.-]{0,32}$",
+        description="the start of every Redis key and channel the cluster uses (several "
+        "clusters, or tests, may share one Redis)",
+    )
+    node_address: str = Field(
+        "",
+        description="host:port at which the front (nginx) reaches this node; HOST:PORT if empty",
+    )
+    lease_seconds: float = Field(
+        10.0,
+        ge=1.0,
+        le=300.0,
+        description="a node's lease on its tables: another node takes them this long after "
+        "the node's last renewal (the database's clock)",
+    )
 
     @model_validator(mode="after")
     def _check_games(self) -> Settings:
@@ -77,8 +153,8 @@ class Settings(BaseSettings):
 
     @property
     def game_ids(self) -> tuple[str, ...]:
-        """The games this server offers, in the order of RULES.md."""
-        from app.games.registry import GAME_IDS
+        """The games this server offers, in the order of docs/rules.md."""
+        from app.games.core.registry import GAME_IDS
 
         if self.enabled_games.strip() in ("", "all"):
             return GAME_IDS
@@ -87,6 +163,25 @@ class Settings(BaseSettings):
         if unknown:
             raise ValueError(f"ENABLED_GAMES names unknown games: {sorted(unknown)}")
         return tuple(g for g in GAME_IDS if g in wanted)
+
+    @model_validator(mode="after")
+    def _cluster_needs_postgresql(self) -> Settings:
+        if self.cluster and self.is_sqlite:
+            raise ValueError(
+                "cluster mode (NODE_ID and REDIS_URL) needs PostgreSQL: set DATABASE_URL to a "
+                "postgresql+asyncpg:// URL, or leave NODE_ID empty to run one process on SQLite"
+            )
+        return self
+
+    @property
+    def cluster(self) -> bool:
+        """Cluster mode: this process is one node of several (app/cluster/)."""
+        return bool(self.node_id and self.redis_url)
+
+    @property
+    def advertised_address(self) -> str:
+        """host:port at which the front reaches this node."""
+        return self.node_address or f"{self.host}:{self.port}"
 
     @property
     def is_sqlite(self) -> bool:

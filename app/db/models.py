@@ -25,6 +25,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import false
 
+from app.core.names import name_key
+
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -37,14 +39,24 @@ class Base(DeclarativeBase):
     pass
 
 
+def _name_key_of_row(context: Any) -> str:
+    """``players.name_key`` of a row inserted without one: its name's key."""
+    return name_key(str(context.get_current_parameters()["name"]))
+
+
 class Player(Base):
-    """A person (or a bot) known to the server by a name and a secret token."""
+    """A person (or a bot) known to the server by a name; a person signs in with the token of
+    one of their devices (:class:`DeviceToken`).
+
+    ``name_key`` is the name's skeleton (app/core/names.py): two people may not have the same
+    key. Not a unique index: players made before keys existed may share one (0004), and bots
+    share theirs; the check is made where players are made (app/db/store/players.py: sign_up)."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str] = mapped_column(String(200), index=True, default=_name_key_of_row)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     recovery_hash: Mapped[str | None] = mapped_column(String(64))
@@ -53,13 +65,20 @@ class Player(Base):
 
 
 class DeviceToken(Base):
-    """A further device's token for a player (made by redeeming the recovery code)."""
+    """One signed-in device of a player: its token's SHA-256 (never the token), the public
+    ``id`` its player names it by, a label from its browser, and its times. It expires
+    ``TOKEN_DAYS`` after its last use; signing it out deletes the row (app/db/devices.py).
+    """
 
     __tablename__ = "device_tokens"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    label: Mapped[str] = mapped_column(String(80), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ServerSetting(Base):
@@ -146,7 +165,7 @@ class Seat(Base):
 
 
 class Hand(Base):
-    """One hand (RULES.md §0, "A hand"): its full record and summary columns to query by."""
+    """One hand (docs/rules.md §0.9): its full record and summary columns to query by."""
 
     __tablename__ = "hands"
     __table_args__ = (
@@ -187,7 +206,7 @@ class HandPlayer(Base):
 
 class Shoe(Base):
     """One shuffle: the commitment published before its first card, the seed kept private
-    until the shuffle is retired, and the cards it took (RULES.md §0, "Randomness")."""
+    until the shuffle is retired, and the cards it took (docs/rules.md §0.3)."""
 
     __tablename__ = "shoes"
 
@@ -209,3 +228,74 @@ class HostAction(Base):
     action: Mapped[str] = mapped_column(String(40))
     detail: Mapped[dict[str, Any]] = mapped_column(JSONType)
     note: Mapped[str | None] = mapped_column(Text)
+
+
+class ChatMessage(Base):
+    """One message of a table's chat, as the table sent it (app/runtime/chat.py): a table keeps
+    its last 100. A removed message stays as a mark (``removed``, its text erased) so that its
+    id is never given again; it is sent to nobody. ``id`` grows by one at each table."""
+
+    __tablename__ = "chat_messages"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    removed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ChatMute(Base):
+    """A person muted at a table: their chat and reactions there are refused until unmuted.
+    ``muted_by`` is the opener's player id, or null for the host."""
+
+    __tablename__ = "chat_mutes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    muted_by: Mapped[str | None] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClusterNode(Base):
+    """A node of a cluster (docs/scaling.md): where it answers (``address``, for the front),
+    until when it is alive (``expires_at``, by the database's clock, pushed on by each of its
+    heartbeats), whether it is handing its tables over (``draining``) and what it serves.
+    A node's ``expires_at`` is also the expiry of every lease it owns."""
+
+    __tablename__ = "cluster_nodes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    address: Mapped[str] = mapped_column(String(120))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    draining: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    tables: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    sockets: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class TableLease(Base):
+    """Which node owns a table, and at which epoch. ``owner`` null: released (handed over) or
+    never adopted, claimable at once. The epoch grows by one each time the table changes hands
+    and never goes down; every write for the table is fenced with it (app/cluster/fence.py)."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(32), index=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+
+
+class HouseReservation(Base):
+    """What a house-banked table has set aside of the house's balance (app/cluster/house_bank.py):
+    the most it may put at risk. A payout from the house at the table uses it up; together the
+    reservations never exceed the house's balance (PostgreSQL checks it at every commit)."""
+
+    __tablename__ = "house_reservations"
+    __table_args__ = (CheckConstraint("amount >= 0", name="reservation_not_negative"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    amount: Mapped[int] = mapped_column(BigInteger)

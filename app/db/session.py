@@ -45,7 +45,7 @@ class InlineSQLite(aiosqlite.Connection):
 
     aiosqlite hands every call (cursor, execute, fetch, close, commit) to a thread of its
     own and back, three or four hand-overs of the interpreter lock a statement. The
-    database writer already runs on a thread of its own (app/runtime/writer.py), where
+    database writer already runs off the loop (app/db/writer/: a thread or a process), where
     blocking is harmless, and under load each of those hand-overs waited behind the event
     loop's thread: the writer settled 27 hands/s at 1,000 tables (docs/performance.md).
     Opening and closing still go through aiosqlite's thread; only the statements are inline."""
@@ -60,7 +60,7 @@ def make_engine(url: str, *, inline: bool = False) -> AsyncEngine:
     """An async engine; SQLite gets WAL, foreign keys and a busy timeout on every connection.
 
     Two engines on the same SQLite file work together (the writer's thread has its own,
-    app/runtime/writer.py): WAL lets the other engine read while one writes, and a writer
+    app/db/writer/thread.py): WAL lets the other engine read while one writes, and a writer
     that finds the file locked waits up to 30 s (``busy_timeout``) instead of failing.
     ``inline``: SQLite statements run on the calling thread (:class:`InlineSQLite`), for an
     engine used only from a thread that may block: the writer's."""

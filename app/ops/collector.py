@@ -38,10 +38,14 @@ from __future__ import annotations
 import gc
 import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.core import Metric as MetricFamily
+
 from app.ops.clock import Every
-from app.ops.metrics import Histogram
+from app.ops.metrics import Histogram, as_lines
 
 GEN0_THRESHOLD = 10_000
 """Allocations (net of frees) between young collections; CPython's default is 700."""
@@ -68,18 +72,22 @@ class Pauses:
         self.by_generation[info["generation"]].observe(pause)
         self.longest = max(self.longest, pause)
 
-    def lines(self) -> list[str]:
-        out = [
-            "# HELP table31_gc_pause_seconds Garbage collections by generation, and how long "
-            "each stopped the process.",
-            "# TYPE table31_gc_pause_seconds histogram",
-        ]
+    def families(self) -> Iterator[MetricFamily]:
+        pauses = HistogramMetricFamily(
+            "table31_gc_pause_seconds",
+            "Garbage collections by generation, and how long each stopped the process.",
+            labels=["generation"],
+        )
         for generation, histogram in enumerate(self.by_generation):
-            out.extend(histogram.lines("table31_gc_pause_seconds", f'generation="{generation}"'))
-        out.append("# HELP table31_gc_pause_longest_seconds The longest collection so far.")
-        out.append("# TYPE table31_gc_pause_longest_seconds gauge")
-        out.append(f"table31_gc_pause_longest_seconds {self.longest:.6f}")
-        return out
+            pauses.add_metric([str(generation)], histogram.cumulative(), histogram.total)
+        yield pauses
+        yield GaugeMetricFamily(
+            "table31_gc_pause_longest_seconds", "The longest collection so far.", self.longest
+        )
+
+    def lines(self) -> list[str]:
+        """:meth:`families` as ``/metrics`` writes them."""
+        return as_lines(self.families())
 
 
 PAUSES = Pauses()
@@ -148,12 +156,14 @@ class Collector:
         if resident_bytes() > self.swept_at * self.sweep_growth:
             self.sweep()
 
+    def families(self) -> Iterator[MetricFamily]:
+        yield CounterMetricFamily(
+            "table31_gc_sweeps", "Full collections over the frozen heap.", value=self.sweeps
+        )
+
     def lines(self) -> list[str]:
-        return [
-            "# HELP table31_gc_sweeps_total Full collections over the frozen heap.",
-            "# TYPE table31_gc_sweeps_total counter",
-            f"table31_gc_sweeps_total {self.sweeps}",
-        ]
+        """:meth:`families` as ``/metrics`` writes them."""
+        return as_lines(self.families())
 
 
 COLLECTOR = Collector()

@@ -13,9 +13,13 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import Metric as MetricFamily
 
 from app.ops.clock import Every
+from app.ops.metrics import as_lines
 
 TRIM_SECONDS = 2.0
 
@@ -65,18 +69,22 @@ class Trimmer:
     def stop(self) -> None:
         self._every.stop()
 
+    def families(self) -> Iterator[MetricFamily]:
+        yield CounterMetricFamily(
+            "table31_malloc_trims", "Free C-heap pages handed back to the system.", self.trims
+        )
+        yield CounterMetricFamily(
+            "table31_malloc_trim_seconds",
+            "Time the event loop spent handing them back.",
+            self.total,
+        )
+        yield GaugeMetricFamily(
+            "table31_malloc_trim_longest_seconds", "The longest single trim.", self.longest
+        )
+
     def lines(self) -> list[str]:
-        return [
-            "# HELP table31_malloc_trims_total Free C-heap pages handed back to the system.",
-            "# TYPE table31_malloc_trims_total counter",
-            f"table31_malloc_trims_total {self.trims}",
-            "# HELP table31_malloc_trim_seconds_total Time the event loop spent handing them back.",
-            "# TYPE table31_malloc_trim_seconds_total counter",
-            f"table31_malloc_trim_seconds_total {self.total:.6f}",
-            "# HELP table31_malloc_trim_longest_seconds The longest single trim.",
-            "# TYPE table31_malloc_trim_longest_seconds gauge",
-            f"table31_malloc_trim_longest_seconds {self.longest:.6f}",
-        ]
+        """:meth:`families` as ``/metrics`` writes them."""
+        return as_lines(self.families())
 
 
 TRIMMER = Trimmer()

@@ -1,19 +1,48 @@
-"""Counters for ``/metrics`` in the Prometheus text format (no client library needed).
+"""The process's counters, exposed at ``/metrics`` through prometheus-client.
 
 Connections, tables, hands settled per game, actions and their latency (from the frame's
-arrival to the new views queued for every connection), errors by code.
+arrival to the new views queued for every connection), errors by code. The hot path only adds
+to plain integers (:class:`Metrics`, :class:`Histogram`); a scrape turns them into metric
+families (:mod:`app.ops.exposition`), so counting an act costs no more than an addition.
 """
 
 from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
+from prometheus_client.registry import Collector
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
+class _Families(Collector):
+    def __init__(self, families: Iterable[Metric]) -> None:
+        self.families = list(families)
+
+    def collect(self) -> Iterator[Metric]:
+        yield from self.families
+
+
+def as_lines(families: Iterable[Metric]) -> list[str]:
+    """``families`` as the lines ``/metrics`` writes for them (Prometheus's text format)."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Families(families))
+    return generate_latest(registry).decode().splitlines()
+
+
 class Histogram:
+    """Observations counted into buckets by their upper bound (``le``), plus their sum."""
+
     def __init__(self, buckets: tuple[float, ...] = LATENCY_BUCKETS) -> None:
         self.buckets = buckets
         self.counts = [0] * (len(buckets) + 1)
@@ -25,17 +54,42 @@ class Histogram:
         self.total += seconds
         self.n += 1
 
-    def lines(self, name: str, labels: str = "") -> Iterable[str]:
+    def cumulative(self) -> list[tuple[str, float]]:
+        """The buckets as Prometheus has them: ``(le, observations ≤ le)``, ``+Inf`` last."""
+        out: list[tuple[str, float]] = []
         running = 0
-        sep = "," if labels else ""
         for bound, count in zip(self.buckets, self.counts, strict=False):
             running += count
-            yield f'{name}_bucket{{{labels}{sep}le="{bound}"}} {running}'
-        yield f'{name}_bucket{{{labels}{sep}le="+Inf"}} {self.n}'
-        yield (
-            f"{name}_sum{{{labels}}} {self.total:.6f}" if labels else f"{name}_sum {self.total:.6f}"
-        )
-        yield f"{name}_count{{{labels}}} {self.n}" if labels else f"{name}_count {self.n}"
+            out.append((str(bound), running))
+        out.append(("+Inf", self.n))
+        return out
+
+    def family(self, name: str, documentation: str, **labels: str) -> HistogramMetricFamily:
+        """The histogram as one metric family (one series, under ``labels``)."""
+        family = HistogramMetricFamily(name, documentation, labels=list(labels))
+        family.add_metric(list(labels.values()), self.cumulative(), self.total)
+        return family
+
+
+@dataclass(frozen=True)
+class Gauges:
+    """What a scrape reads from the running server itself, not from a counter."""
+
+    connections: int = 0
+    tables: dict[str, int] = field(default_factory=dict)
+    """Open tables by game."""
+    writer_pending: int = 0
+    writer_failures: int = 0
+    node: str = ""
+    """Cluster mode: this node's id (``NODE_ID``); empty for a process on its own."""
+
+
+def _by_label(
+    family: CounterMetricFamily | GaugeMetricFamily, counts: dict[str, int]
+) -> CounterMetricFamily | GaugeMetricFamily:
+    for value, count in sorted(counts.items()):
+        family.add_metric([str(value)], count)
+    return family
 
 
 class Metrics:
@@ -59,42 +113,49 @@ class Metrics:
     def error(self, code: str) -> None:
         self.errors[code] += 1
 
-    def render(
-        self, *, connections: int, tables: dict[str, int], writer_pending: int, writer_failures: int
-    ) -> str:
-        out: list[str] = []
-
-        def family(name: str, kind: str, help_text: str) -> None:
-            out.append(f"# HELP {name} {help_text}")
-            out.append(f"# TYPE {name} {kind}")
-
-        family("table31_connections", "gauge", "Open table sockets.")
-        out.append(f"table31_connections {connections}")
-        family("table31_tables", "gauge", "Open tables by game.")
-        for game, count in sorted(tables.items()):
-            out.append(f'table31_tables{{game="{game}"}} {count}')
-        family("table31_hands_total", "counter", "Hands settled by game.")
-        for game, count in sorted(self.hands.items()):
-            out.append(f'table31_hands_total{{game="{game}"}} {count}')
-        family("table31_actions_total", "counter", "Actions applied by game.")
-        for game, count in sorted(self.actions.items()):
-            out.append(f'table31_actions_total{{game="{game}"}} {count}')
-        family(
+    def families(self, gauges: Gauges) -> Iterator[Metric]:
+        """The counters, and the ``gauges`` read at this scrape, as metric families."""
+        if gauges.node:
+            info = GaugeMetricFamily(
+                "table31_node_info", "This node of the cluster (NODE_ID).", labels=["node"]
+            )
+            info.add_metric([gauges.node], 1)
+            yield info
+        yield GaugeMetricFamily("table31_connections", "Open table sockets.", gauges.connections)
+        yield _by_label(
+            GaugeMetricFamily("table31_tables", "Open tables by game.", labels=["game"]),
+            gauges.tables,
+        )
+        yield _by_label(
+            CounterMetricFamily("table31_hands", "Hands settled by game.", labels=["game"]),
+            self.hands,
+        )
+        yield _by_label(
+            CounterMetricFamily("table31_actions", "Actions applied by game.", labels=["game"]),
+            self.actions,
+        )
+        yield self.action_latency.family(
             "table31_action_seconds",
-            "histogram",
             "From an act's arrival to every connection's new view queued.",
         )
-        out.extend(self.action_latency.lines("table31_action_seconds"))
-        family("table31_errors_total", "counter", "Refused messages by error code.")
-        for code, count in sorted(self.errors.items()):
-            out.append(f'table31_errors_total{{code="{code}"}} {count}')
-        family("table31_rejected_connections_total", "counter", "Sockets refused, by reason.")
-        for reason, count in sorted(self.rejected.items()):
-            out.append(f'table31_rejected_connections_total{{reason="{reason}"}} {count}')
-        family("table31_messages_total", "counter", "Socket frames received.")
-        out.append(f"table31_messages_total {self.messages_in}")
-        family("table31_writer_pending", "gauge", "Database jobs waiting to be written.")
-        out.append(f"table31_writer_pending {writer_pending}")
-        family("table31_writer_failures_total", "counter", "Database jobs that failed.")
-        out.append(f"table31_writer_failures_total {writer_failures}")
-        return "\n".join(out) + "\n"
+        yield _by_label(
+            CounterMetricFamily(
+                "table31_errors", "Refused messages by error code.", labels=["code"]
+            ),
+            self.errors,
+        )
+        yield _by_label(
+            CounterMetricFamily(
+                "table31_rejected_connections", "Sockets refused, by reason.", labels=["reason"]
+            ),
+            self.rejected,
+        )
+        yield CounterMetricFamily(
+            "table31_messages", "Socket frames received.", value=self.messages_in
+        )
+        yield GaugeMetricFamily(
+            "table31_writer_pending", "Database jobs waiting to be written.", gauges.writer_pending
+        )
+        yield CounterMetricFamily(
+            "table31_writer_failures", "Database jobs that failed.", value=gauges.writer_failures
+        )

@@ -1,4 +1,4 @@
-"""The bankroll chart, drawn as SVG by the server (issue 7: it renders with no network and
+"""The bankroll chart, drawn as SVG by the server (it renders with no network and
 no script). A line of the player's total chips over time, the area under it shaded, the
 highest and lowest values and the first and last dates written on the axes.
 """

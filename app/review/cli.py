@@ -22,9 +22,9 @@ from app.review.fairness import (
     NOT_YET_REVEALED,
     VERIFIED,
     StoredShoe,
-    earlier_hands,
     verify,
 )
+from app.review.shoe_chain import earlier_hands
 from app.review.steps import shoes_of
 
 EXIT = {VERIFIED: 0, FAILED: 1, NOT_YET_REVEALED: 2}

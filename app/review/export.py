@@ -1,9 +1,9 @@
-"""Exports (issue 7): a hand as JSON with a documented schema (``docs/review.md``), and all
+"""Exports: a hand as JSON with a documented schema (``docs/review.md``), and all
 the hands of a player as JSON lines.
 
 An export is the hand as its reader may see it: the record's private part never; events with
-cards the reader may not see as null (:func:`app.history.filter_event`); the shoes' seeds only
-once they are published (retired shoes, closed tables).
+cards the reader may not see as null (:func:`app.review.history.filter_event`); the shoes'
+seeds only once they are published (retired shoes, closed tables).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.history import filter_event
 from app.review.fairness import StoredShoe
+from app.review.history import filter_event, hand_result
 from app.review.steps import seat_listing, shoes_of
 
 SCHEMA = "table31/hand"
@@ -63,6 +63,7 @@ def hand_export(
         "events": [filter_event(e, viewer_seat) for e in record.get("events") or []],
         "actions": record.get("actions") or [],
         "settlement": record.get("settlement") or [],
+        "result": hand_result(record),
         "summary": record.get("summary") or {},
         "shoes": published,
     }

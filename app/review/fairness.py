@@ -1,7 +1,7 @@
-"""The proof of a fair shuffle for one hand (RULES.md §0, "Randomness"; docs/fairness.md).
+"""The proof of a fair shuffle for one hand (docs/rules.md §0.3; docs/fairness.md).
 
 Every shuffle is made from a fresh 32-byte seed by the documented algorithm of
-:mod:`app.games.cards`; its commitment, SHA-256 of the seed, is published before its first
+:mod:`app.games.core.cards`; its commitment, SHA-256 of the seed, is published before its first
 card is seen (the ``shuffle`` event of the hand that made it); the seed is published when the
 shoe is retired (replaced by the next shuffle, or the table closed). Then anyone can check:
 
@@ -30,12 +30,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, tuple_
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db.models import Hand
-from app.games.cards import Shuffle, commitment, shuffled
-from app.replay import ReplayError, start
+from app.games.core.cards import Shuffle, commitment, shuffled
+from app.review.replay import ReplayError, start
 
 VERIFIED, FAILED, NOT_YET_REVEALED = "verified", "failed", "not_yet_revealed"
 
@@ -96,10 +92,7 @@ def order_digest(order: list[str]) -> str:
 
 
 GATHERING_GAMES = frozenset({"greek-31"})
-"""Games whose used cards go under the stock without a shuffle (RULES.md §2 step 5)."""
-
-MAX_CHAIN = 20_000
-"""The most hands :func:`earlier_hands` reads back to find the hand that shuffled a shoe."""
+"""Games whose used cards go under the stock without a shuffle (docs/rules.md §2.9)."""
 
 
 def continuity(stock: list[str], order: list[str], *, gathers: bool = False) -> int | None:
@@ -181,48 +174,6 @@ def derive_stock(
     return list(stock["cards"]), f"{len(earlier) - maker} hand(s) re-played since its shuffle"
 
 
-async def earlier_hands(
-    session: AsyncSession, hand_id: str, table_id: str, ended_at: datetime
-) -> list[dict[str, Any]]:
-    """The records of a table's finished hands before ``hand_id``, oldest first, back to the
-    one that shuffled the shoe it drew from (what :func:`verify` needs for a game that
-    gathers used cards under the stock; empty for any other game)."""
-    hand = await session.get(Hand, hand_id)
-    record = (hand.record if hand is not None else None) or {}
-    if record.get("game") not in GATHERING_GAMES:
-        return []
-    commits = {
-        str(stock["shuffle"].get("commit"))
-        for stock in shuffles_in((record.get("private") or {}).get("start_state"))
-        if isinstance(stock.get("shuffle"), dict)
-    }
-    out: list[dict[str, Any]] = []
-    cursor: tuple[datetime, str] = (ended_at, hand_id)
-    while commits and len(out) < MAX_CHAIN:
-        rows = (
-            await session.execute(
-                select(Hand.record, Hand.ended_at, Hand.id)
-                .where(
-                    Hand.table_id == table_id,
-                    Hand.status == "finished",
-                    tuple_(Hand.ended_at, Hand.id) < tuple_(*cursor),
-                )
-                .order_by(Hand.ended_at.desc(), Hand.id.desc())
-                .limit(100)
-            )
-        ).all()
-        if not rows:
-            break
-        for earlier, ended, earlier_id in rows:
-            out.append(dict(earlier or {}))
-            cursor = (ended, earlier_id)
-            commits -= set((out[-1].get("shuffles") or {}).get("new") or [])
-            if not commits:
-                break
-    out.reverse()
-    return out
-
-
 def verify(
     record: dict[str, Any],
     shoes: dict[str, StoredShoe],
@@ -233,8 +184,9 @@ def verify(
     """Check the hand of ``record`` against the shoes' published commitments and seeds.
 
     ``earlier``: for a game that gathers used cards under the stock, the table's hands
-    before this one back to the one that shuffled its shoe (:func:`earlier_hands`); without
-    them such a hand's stock cannot be tied to the seed, and the proof fails."""
+    before this one back to the one that shuffled its shoe (read by
+    :func:`app.review.shoe_chain.earlier_hands`); without them such a hand's stock cannot be
+    tied to the seed, and the proof fails."""
     proof = Proof()
     private = record.get("private")
     if not isinstance(private, dict) or "start_state" not in private:
@@ -249,14 +201,9 @@ def verify(
         stored = shoes.get(commit)
         entry: dict[str, Any] = {"commit": commit, "made_in_this_hand": False}
         proof.shoes.append(entry)
+        stored = _published(proof, entry, stored, table_closed, pending)
         if stored is None:
-            proof.check("commitment", False, f"shoe {commit[:12]}… was never published")
             continue
-        if not stored.revealed(table_closed):
-            entry["revealed"] = False
-            pending.append(commit)
-            continue
-        _check_shoe(proof, entry, stored)
         if str(shuffle.get("seed")) != stored.seed or list(shuffle.get("source") or []) != list(
             stored.source
         ):
@@ -282,14 +229,9 @@ def verify(
         stored = shoes.get(commit)
         entry = {"commit": commit, "made_in_this_hand": True}
         proof.shoes.append(entry)
+        stored = _published(proof, entry, stored, table_closed, pending)
         if stored is None:
-            proof.check("commitment", False, f"shoe {commit[:12]}… was never published")
             continue
-        if not stored.revealed(table_closed):
-            entry["revealed"] = False
-            pending.append(commit)
-            continue
-        _check_shoe(proof, entry, stored)
         seeds.append(bytes.fromhex(stored.seed))
     if proof.status == FAILED:
         return proof
@@ -343,6 +285,28 @@ def _derived_continuity(
         f"left as ({how})",
     ):
         entry["gathered_under"] = len(cards) - (len(order) - (dealt or 0))
+
+
+def _published(
+    proof: Proof,
+    entry: dict[str, Any],
+    stored: StoredShoe | None,
+    table_closed: bool,
+    pending: list[str],
+) -> StoredShoe | None:
+    """The shoe, when it can be checked now: published, and its seed revealed (then its
+    commitment is checked); a shoe never published fails the proof, one still in play is
+    noted as pending (None for both)."""
+    commit = entry["commit"]
+    if stored is None:
+        proof.check("commitment", False, f"shoe {commit[:12]}… was never published")
+        return None
+    if not stored.revealed(table_closed):
+        entry["revealed"] = False
+        pending.append(commit)
+        return None
+    _check_shoe(proof, entry, stored)
+    return stored
 
 
 def _check_shoe(proof: Proof, entry: dict[str, Any], stored: StoredShoe) -> None:

@@ -14,6 +14,10 @@ reads exactly ``limit + 1`` index entries (``migrations/versions/0003_review_ind
 
 Who sat and the viewer's result come from ``hand_players`` by primary key for the page's
 hands only; the records (large JSON) are never read to draw a list.
+
+A list for a reader leaves out the hands of the private tables hidden from that reader
+(:func:`app.review.access.visible`: one ``NOT IN`` over the few such tables, evaluated once),
+so the index walk above stays the plan; it only steps over the hidden rows it meets.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from typing import Any
 from sqlalchemy import Select, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import InstrumentedAttribute
 from sqlalchemy.sql.expression import ClauseElement, Executable
 
 from app.db.models import Hand, HandPlayer, Player
+from app.review.access import Reader, visible
 
 MAX_LIMIT = 100
 
@@ -99,13 +105,7 @@ def hands_query(
         query = query.where(Hand.table_id == filters.table_id)
     if filters.game is not None:
         query = query.where(Hand.game == filters.game)
-    if filters.since is not None:
-        query = query.where(Hand.ended_at >= fix(filters.since))
-    if filters.until is not None and not _cursor_bounds(before, filters.until):
-        query = query.where(Hand.ended_at < fix(filters.until))
-    if before is not None:
-        query = query.where(tuple_(Hand.ended_at, Hand.id) < tuple_(fix(before[0]), before[1]))
-    return query.order_by(Hand.ended_at.desc(), Hand.id.desc()).limit(limit + 1)
+    return _page(query, Hand.ended_at, Hand.id, filters, before, limit, fix)
 
 
 def player_query(
@@ -133,15 +133,27 @@ def player_query(
         query = query.where(HandPlayer.game == filters.game)
     if filters.table_id is not None:
         query = query.where(Hand.table_id == filters.table_id)
+    return _page(query, HandPlayer.ended_at, HandPlayer.hand_id, filters, before, limit, fix)
+
+
+def _page(
+    query: Select,
+    ended_at: InstrumentedAttribute[Any],
+    hand_id: InstrumentedAttribute[Any],
+    filters: Filters,
+    before: tuple[datetime, str] | None,
+    limit: int,
+    fix: Any,
+) -> Select:
+    """One page of a list, whatever its table: ``since`` ≤ ``ended_at`` < ``until``, after
+    the cursor, newest first by ``(ended_at, hand_id)``, one row more than ``limit``."""
     if filters.since is not None:
-        query = query.where(HandPlayer.ended_at >= fix(filters.since))
+        query = query.where(ended_at >= fix(filters.since))
     if filters.until is not None and not _cursor_bounds(before, filters.until):
-        query = query.where(HandPlayer.ended_at < fix(filters.until))
+        query = query.where(ended_at < fix(filters.until))
     if before is not None:
-        query = query.where(
-            tuple_(HandPlayer.ended_at, HandPlayer.hand_id) < tuple_(fix(before[0]), before[1])
-        )
-    return query.order_by(HandPlayer.ended_at.desc(), HandPlayer.hand_id.desc()).limit(limit + 1)
+        query = query.where(tuple_(ended_at, hand_id) < tuple_(fix(before[0]), before[1]))
+    return query.order_by(ended_at.desc(), hand_id.desc()).limit(limit + 1)
 
 
 def _cursor_bounds(before: tuple[datetime, str] | None, until: datetime) -> bool:
@@ -159,13 +171,26 @@ def _fixer(sqlite: bool) -> Any:
     return fix
 
 
-def list_query(filters: Filters, before: str | None, limit: int, *, sqlite: bool) -> Select:
-    """The query a page of this list runs (also what the index tests EXPLAIN)."""
+def list_query(
+    filters: Filters,
+    before: str | None,
+    limit: int,
+    *,
+    sqlite: bool,
+    reader: Reader | None = None,
+) -> Select:
+    """The query a page of this list runs (also what the index tests EXPLAIN), for
+    ``reader``: without the hands of the private tables hidden from them. ``None`` reads
+    every hand, as the host does (for the server's own uses: benchmarks, tools)."""
     cursor = decode_cursor(before) if before else None
     limit = max(1, min(limit, MAX_LIMIT))
     if filters.player_id is not None:
-        return player_query(filters, cursor, limit, sqlite=sqlite)
-    return hands_query(filters, cursor, limit, sqlite=sqlite)
+        query = player_query(filters, cursor, limit, sqlite=sqlite)
+    else:
+        query = hands_query(filters, cursor, limit, sqlite=sqlite)
+    if reader is not None:
+        query = query.where(visible(reader, Hand.table_id))
+    return query
 
 
 def is_sqlite(session: AsyncSession) -> bool:
@@ -179,11 +204,15 @@ async def hand_page(
     before: str | None = None,
     limit: int = 20,
     viewer_id: str | None = None,
+    reader: Reader | None = None,
 ) -> dict[str, Any]:
-    """One page of a hand list: rows (game, when, who sat, the viewer's result) and the
-    cursor of the next page (None on the last)."""
+    """One page of a hand list as ``reader`` may see it (see :func:`list_query`): rows (game,
+    when, who sat, the viewer's result) and the cursor of the next page (None on the last).
+    The viewer is the reader's player unless ``viewer_id`` says otherwise."""
     limit = max(1, min(limit, MAX_LIMIT))
-    query = list_query(filters, before, limit, sqlite=is_sqlite(session))
+    if reader is not None and viewer_id is None:
+        viewer_id = reader.player_id
+    query = list_query(filters, before, limit, sqlite=is_sqlite(session), reader=reader)
     rows = list((await session.execute(query)).all())
     page = rows[:limit]
     ids = [row[0] for row in page]

@@ -1,4 +1,4 @@
-"""Sittings at tables, from the ledger, and the ledger CSVs (issue 7: "as private-table
+"""Sittings at tables, from the ledger, and the ledger CSVs ("as private-table
 players expect": player, buy-in, buy-out, stack, net, per session).
 
 A *session* is one sitting of one player at one table: it starts with the ``buy-in`` entry
@@ -24,6 +24,8 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import ledger
+from app.db.account_ids import bankroll_owner
 from app.db.models import Account, GameTable, LedgerEntry, Player, Seat
 
 REASONS = ("buy-in", "top-up", "cash-out")
@@ -95,19 +97,15 @@ def _iso(moment: datetime | None) -> str | None:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
-def _player_of(account: str | None) -> str | None:
-    if account and account.startswith("bankroll:"):
-        return account[len("bankroll:") :]
-    return None
-
-
 def build(rows: Iterable[Any]) -> list[Session]:
     """Sessions from ledger rows ``(id, created_at, source, target, amount, reason,
     table_id)`` in id order (only buy-in, top-up and cash-out rows)."""
     open_: dict[tuple[str, str], Session] = {}
     done: list[Session] = []
     for entry_id, created, source, target, amount, reason, table_id in rows:
-        player = _player_of(source) if reason in ("buy-in", "top-up") else _player_of(target)
+        player = (
+            bankroll_owner(source) if reason in ("buy-in", "top-up") else bankroll_owner(target)
+        )
         if player is None or table_id is None:
             continue
         key = (player, table_id)
@@ -195,7 +193,7 @@ async def _finish(session: AsyncSession, sessions: list[Session]) -> list[Sessio
 
 async def player_sessions(session: AsyncSession, player_id: str) -> list[Session]:
     """Every sitting of a player, oldest first."""
-    bankroll = f"bankroll:{player_id}"
+    bankroll = ledger.bankroll(player_id)
     rows = await session.execute(
         select(*_COLUMNS)
         .where(

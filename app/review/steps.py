@@ -1,10 +1,10 @@
-"""A finished hand re-played for one viewer, step by step (issue 7: the replay page).
+"""A finished hand re-played for one viewer, step by step (the replay page).
 
 Each step is the deal or one recorded entry (an action, a timeout, a bot's choice, someone
 sitting down or standing up), with the events it produced as the viewer may read them
-(:func:`app.history.filter_event`) and the table after it as the viewer was entitled to see
-it: the engine's own :meth:`~app.games.base.Game.view` for the viewer's seat, the code the
-live table sends (:mod:`app.replay`). The view is dressed as the live table dresses it (the
+(:func:`app.review.history.filter_event`) and the table after it as the viewer was entitled to see
+it: the engine's own :meth:`~app.games.core.game.Game.view` for the viewer's seat, the code the
+live table sends (:mod:`app.review.replay`). The view is dressed as the live table dresses it (the
 players' names, ``you``, ``hand_id``; no ``legal``, no ``deadline``), so the table page's
 drawing code draws it unchanged.
 """
@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import View
-from app.games.registry import game_class
-from app.history import filter_event
-from app.replay import Step, start
+from app.games.core.accounts import owner_of
+from app.games.core.registry import game_class
+from app.games.core.views import View
 from app.review.fairness import shuffles_in
+from app.review.history import filter_event, hand_result
+from app.review.replay import Step, start
 
 SCHEMA_VERSION = 1
 
@@ -61,8 +62,8 @@ def _own_net(record: dict[str, Any], seat: int) -> int:
     (stack, bets in front, prison) do not count (as :func:`app.runtime.records.net_by_seat`)."""
     total = 0
     for row in record.get("settlement") or []:
-        source = _owner(str(row.get("from", "")))
-        target = _owner(str(row.get("to", "")))
+        source = owner_of(str(row.get("from", "")))
+        target = owner_of(str(row.get("to", "")))
         if source == target:
             continue
         if source == seat:
@@ -70,11 +71,6 @@ def _own_net(record: dict[str, Any], seat: int) -> int:
         if target == seat:
             total += int(row["amount"])
     return total
-
-
-def _owner(account: str) -> int | None:
-    _, _, seat = account.partition(":")
-    return int(seat) if seat.isdigit() else None
 
 
 def describe(step: Step, names: dict[int, str]) -> str:
@@ -254,6 +250,7 @@ def replay_for(
         "viewer_seat": viewer,
         "seats": seat_listing(record),
         "settlement": record.get("settlement") or [],
+        "result": hand_result(record),
         "summary": record.get("summary") or {},
         "shuffles": record.get("shuffles") or {},
         "shoes": [{"commit": c, "made_in_this_hand": made} for c, made in shoes_of(record)],

@@ -1,6 +1,6 @@
 """The ids of a player's last accepted acts: what makes a resent act idempotent.
 
-PROTOCOL.md: "a resend with the same id is acknowledged again and applied once". The table
+docs/protocol.md: "a resend with the same id is acknowledged again and applied once". The table
 keeps the last :data:`REMEMBERED` accepted ids of each player (docs/protocol.md §5.4). They
 are kept as the ids' 64-bit hashes in one array, 320 bytes a player, rather than as the ids
 themselves in a dict, about 3 KiB a player with ids of a dozen characters: at 5,000 sockets

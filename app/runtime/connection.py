@@ -29,26 +29,54 @@ class Sink(Protocol):
 
 
 class RateLimiter:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``.
 
-    __slots__ = ("burst", "rate", "refused", "stamp", "tokens")
+    A socket's own bucket also carries its fair share of its address's budget
+    (:meth:`fair_share`, used by :class:`app.runtime.limits.AddressLimits` while the address
+    runs low) and ``refused``, the refusals the socket has run up (app/api/ws.py)."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    __slots__ = ("burst", "rate", "refused", "share", "share_stamp", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = time.monotonic() if now is None else now
         self.refused = 0
+        self.share = 0.0  # fills with time: a new socket brings no fresh burst with it
+        self.share_stamp = self.stamp
 
-    def allow(self) -> bool:
-        now = time.monotonic()
+    def allow(self, now: float | None = None) -> bool:
+        """Take a token if there is one (``now``: ``time.monotonic()``, if the caller has it)."""
+        if now is None:
+            now = time.monotonic()
+        tokens = self.tokens + (now - self.stamp) * self.rate
+        self.tokens = tokens = min(self.burst, tokens)
+        self.stamp = now
+        if tokens >= 1.0:
+            self.tokens = tokens - 1.0
+            return True
+        return False
+
+    def full_at(self, now: float) -> bool:
+        """Whether the bucket will have refilled by ``now``."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+    def refill(self, now: float) -> float:
+        """The tokens at ``now``, without taking one."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            self.refused = 0
+        return self.tokens
+
+    def fair_share(self, now: float, rate: float, burst: float) -> bool:
+        """Take a token from a second bucket, of ``rate`` and ``burst`` given at each call
+        (an address's budget divided by its sockets, which come and go)."""
+        share = min(burst, self.share + (now - self.share_stamp) * rate)
+        self.share_stamp = now
+        if share >= 1.0:
+            self.share = share - 1.0
             return True
-        self.refused += 1
+        self.share = share
         return False
 
 

@@ -1,4 +1,4 @@
-"""The house's bank (RULES.md §0, "Banks"; §4): one ledger account the host funds.
+"""The house's bank (docs/rules.md §0.6; §4): one ledger account the host funds.
 
 Every Trente et Quarante table stakes against the same house, so no table may accept more
 than the house can pay after what the other tables could already cost it. The house keeps
@@ -8,7 +8,7 @@ table's engine may accept stakes up to ``balance − the other tables' exposure`
 
 When the balance or a table's exposure changes, what the OTHER tables may accept changes too:
 each house-banked table listens, and is told to publish its new limits (their ``legal`` must
-stay exact, PROTOCOL.md).
+stay exact, docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import ledger
-from app.games.base import Transfer
+from app.db import ledger
+from app.games.core.money import Transfer
 
 
 class House:
@@ -65,6 +65,11 @@ class House:
                 self.balance -= t.amount
         if self.balance != before:
             self._moved()
+
+    def settle_at(self, table_id: str, transfers: list[Transfer]) -> None:
+        """A finished hand's movements at ``table_id``: one house for every table here, so
+        :meth:`settle`; a node's house (app/cluster/house.py) counts them per table."""
+        self.settle(transfers)
 
     def fund(self, amount: int) -> None:
         """The host's top-up (already in the ledger)."""

@@ -2,7 +2,7 @@
 
 The engine speaks of seats (``seat:3``, ``bets:3``, ``pot``, ``house``); the ledger speaks of
 players and tables (``stack:T:P``, ``bets:T:P``, ``pot:T``, ``house``). This module maps one
-to the other with the roster of the hand, and builds the record of RULES.md §0, "A hand".
+to the other with the roster of the hand, and builds the record of docs/rules.md §0.9.
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from app import ledger
-from app.games.base import Transfer
-from app.ledger import Movement
+from app.db import account_ids, ledger
+from app.db.ledger import Movement
+from app.games.core.accounts import account as engine_seat_account
+from app.games.core.accounts import is_seat, kind_of, owner_of, seat_account
+from app.games.core.money import Transfer
+from app.review.results import hand_result, owner_seat
 
 RECORD_VERSION = 1
 
@@ -27,32 +30,54 @@ class SeatInfo:
     is_bot: bool = False
 
 
+@dataclass
+class Away:
+    """A seated player sitting out (docs/rules.md §0.11): out of the engine, dealt nothing,
+    their seat and ``stack`` kept by the table (the chips stay in the ledger's stack, where
+    they were); ``since`` is when they went (the table's clock) and ``reason`` why, when it
+    was not their own choice (the clock played for them twice in a row)."""
+
+    player_id: str
+    stack: int
+    since: float
+    reason: str | None = None
+
+    def stored(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "stack": self.stack,
+            "since": self.since,
+            "reason": self.reason,
+        }
+
+
 def ledger_account(account: str, table_id: str, roster: dict[int, SeatInfo]) -> str:
     """Map an engine account to the ledger's: ``seat:N`` is the stack of the player in seat N;
     ``X:N`` is that player's ``X:T:P``; a bare ``X`` is the table's ``X:T``; ``house`` stays."""
     if account == ledger.HOUSE:
         return account
-    kind, _, seat = account.partition(":")
-    if not seat:
-        return ledger.table_account(kind, table_id)
-    player_id = roster[int(seat)].player_id
-    if kind == "seat":
+    seat = owner_of(account)
+    if seat is None:
+        return ledger.table_account(kind_of(account), table_id)
+    player_id = roster[seat].player_id
+    if is_seat(account):
         return ledger.stack(table_id, player_id)
-    return ledger.table_account(kind, table_id, player_id)
+    return ledger.table_account(kind_of(account), table_id, player_id)
 
 
 def engine_account(account_id: str, table_id: str, seat_of: dict[str, int]) -> str | None:
     """The inverse of :func:`ledger_account` for a table's accounts (None if not seated)."""
-    parts = account_id.split(":")
-    if len(parts) < 2 or parts[1] != table_id:
+    name = account_ids.parse_account(account_id)
+    if name.table_id is None or name.table_id != table_id:
         return None
-    kind = parts[0]
-    if len(parts) == 2:
-        return kind
-    seat = seat_of.get(parts[2])
+    if name.player_id is None:
+        return name.kind
+    seat = seat_of.get(name.player_id)
     if seat is None:
         return None
-    return f"seat:{seat}" if kind == "stack" else f"{kind}:{seat}"
+    if name.kind == account_ids.STACK:
+        return seat_account(seat)
+    return engine_seat_account(name.kind, seat)
 
 
 def movements(
@@ -67,12 +92,6 @@ def movements(
         )
         for t in transfers
     ]
-
-
-def owner_seat(account: str) -> int | None:
-    """The seat whose player owns an engine account (``seat:3``, ``bets:3``), else None."""
-    _, _, seat = account.partition(":")
-    return int(seat) if seat.isdigit() else None
 
 
 def net_by_seat(transfers: list[Transfer]) -> dict[int, int]:
@@ -97,7 +116,7 @@ def seats_listing(roster: dict[int, SeatInfo], balances: dict[str, int]) -> list
             "player_id": info.player_id,
             "name": info.name,
             "bot": info.is_bot,
-            "stack": balances.get(f"seat:{seat}", 0),
+            "stack": balances.get(seat_account(seat), 0),
         }
         for seat, info in sorted(roster.items())
     ]
@@ -114,3 +133,20 @@ def settlement(transfers: list[Transfer], roster: dict[int, SeatInfo]) -> list[d
                 row[end] = roster[seat].player_id
         out.append(row)
     return out
+
+
+def result_of(
+    hand_id: str,
+    number: int,
+    transfers: list[Transfer],
+    roster: dict[int, SeatInfo],
+    seats: set[int],
+) -> dict[str, Any]:
+    """:func:`hand_result` of a hand just played, from its transfers and roster."""
+    return hand_result(
+        hand_id,
+        number,
+        [(t.source, t.target, t.amount, t.reason) for t in transfers],
+        {seat: (info.player_id, info.name) for seat, info in roster.items()},
+        seats,
+    )

@@ -1,4 +1,4 @@
-"""review: indexes for the hand lists, the ledgers and the player pages (issue 7)
+"""review: indexes for the hand lists, the ledgers and the player pages
 
 Every list reads an index in its order from a seek, never a sort or an OFFSET scan
 (``app/review/lists.py``):

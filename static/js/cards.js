@@ -1,4 +1,4 @@
-// Cards drawn as cards (RULES.md §0 "Cards"): a code is rank + suit ("TH" = ten of hearts),
+// Cards drawn as cards (docs/rules.md §0.2): a code is rank + suit ("TH" = ten of hearts),
 // "XX" is the joker. In a view a card is {card, up}:
 //   {card: "TH", up: true}    face up, everyone sees it;
 //   {card: null, up: false}   face down and hidden from you: drawn as a patterned back;
@@ -32,6 +32,11 @@ export function cardText(code) {
   if (!isCardCode(code)) return "?";
   const c = parseCard(code);
   return c.joker ? "Joker" : `${c.rank}${c.suit}`;
+}
+
+/** A card's name in words, for screen readers: "ten of hearts", "joker"; "a card" for no code. */
+export function cardName(code) {
+  return isCardCode(code) ? parseCard(code).name : "a card";
 }
 
 /**

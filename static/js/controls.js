@@ -1,4 +1,4 @@
-// Controls generated from the view's `legal` (PROTOCOL.md "Legal actions"), knowing nothing of
+// Controls generated from the view's `legal` (docs/protocol.md §6.5), knowing nothing of
 // any game's rules. Each template {kind, params} becomes one group:
 //   no params                      → one button;
 //   one `{one_of}` param (≤ 6)     → one button per value;
@@ -8,7 +8,7 @@
 //     {subset_of, min, max}        → click items in order (cards are drawn as cards) with
 //                                    1, 2, 3… order badges; the last chosen is on top.
 // The action sent is {kind, param: value, ...} with exactly the template's params.
-import { cardEl, cardText, isCardCode } from "./cards.js";
+import { cardEl, cardName, cardText, isCardCode } from "./cards.js";
 import { chips, h, humanize } from "./dom.js";
 
 export const KIND_LABELS = {
@@ -34,7 +34,7 @@ export function renderControls(el, legal, opts) {
   const ctx = {
     onAct: opts.onAct,
     memory: opts.memory || new Map(),
-    kindLabel: (kind) => (opts.labels && opts.labels[kind]) || KIND_LABELS[kind] || humanize(kind),
+    kindLabel: (kind) => (opts.labels?.[kind]) || KIND_LABELS[kind] || humanize(kind),
     valueLabel: (kind, param, value) => {
       const custom = opts.valueLabel ? opts.valueLabel(kind, param, value) : null;
       if (custom !== null && custom !== undefined) return String(custom);
@@ -227,7 +227,8 @@ function subsetInput(kind, name, spec, ctx, changed) {
     button.type = "button";
     button.classList.add("pickable");
     button.setAttribute("aria-pressed", "false");
-    button.setAttribute("aria-label", `${ctx.valueLabel(kind, name, value)}: pick`);
+    // a card is named in words ("ten of hearts: pick"), not by its short form ("10♥")
+    button.setAttribute("aria-label", `${asCards ? cardName(value) : ctx.valueLabel(kind, name, value)}: pick`);
     button.addEventListener("click", () => {
       const at = chosen.indexOf(index);
       if (at >= 0) chosen.splice(at, 1);
@@ -267,4 +268,20 @@ function subsetInput(kind, name, spec, ctx, changed) {
     problem: () => null,
     summary: () => (chosen.length ? `(${chosen.length})` : spec.min === 0 ? "(none)" : ""),
   };
+}
+
+/**
+ * What a seated player is told when their stack no longer lets them be dealt in
+ * (`view.table.cannot_play`): the reason, and what they can do about it, "Add chips" (when
+ * `table.can_top_up`) and "Stand up".
+ * opts.canTopUp, opts.onTopUp(), opts.onLeave()
+ */
+export function cannotPlayNotice(reason, opts) {
+  return h("div", { class: "idle cannot-play", role: "status" },
+    h("p", { class: "cannot-play-reason" }, reason),
+    h("div", { class: "cannot-play-actions" },
+      opts.canTopUp
+        ? h("button", { type: "button", class: "btn btn-primary btn-small", dataset: { control: "top-up" }, onclick: opts.onTopUp }, "Add chips")
+        : null,
+      h("button", { type: "button", class: "btn btn-quiet btn-small", dataset: { control: "stand-up" }, onclick: opts.onLeave }, "Stand up")));
 }

@@ -12,7 +12,10 @@ export function h(tag, props = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
+    // styles through the CSSOM, never a style attribute: the Content-Security-Policy
+    // (style-src 'self') refuses those
     else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "style") el.style.cssText = String(value);
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2), value);
     } else if (key in el && typeof value !== "string") el[key] = value; // disabled, value, hidden…

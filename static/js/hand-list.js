@@ -2,12 +2,14 @@
 // and dates, each row with the game, when, who sat, and the reader's result; "Older hands"
 // fetches the next page after the last row.
 import { fill, h } from "./dom.js";
-import { GAME_TITLES, ReviewError, explain, getJson, netSpan, when } from "./review-api.js";
+import { HttpError } from "./http.js";
+import { GAME_TITLES, explain, getJson, netSpan, when } from "./review-api.js";
 
 /**
  * Render a hand list into `host`.
  * opts: {endpoint: "/api/tables/T/hands", games: [ids] (the filter's choices, [] for none),
- *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet."}
+ *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet.",
+ *        params: {name: value} sent with every page (e.g. a private table's invite)}
  */
 /** Whether a hand list's shown rows are filtered: the filter as it was when last submitted
  *  (this listens before the list does, on the way down to its form). */
@@ -48,8 +50,8 @@ export function handList(host, opts) {
   let loading = false;
 
   function query() {
-    const params = new URLSearchParams({ limit: String(opts.limit || 25) });
-    if (gameSelect && gameSelect.value) params.set("game", gameSelect.value);
+    const params = new URLSearchParams({ ...(opts.params || {}), limit: String(opts.limit || 25) });
+    if (gameSelect?.value) params.set("game", gameSelect.value);
     if (since.value) params.set("since", since.value);
     if (until.value) params.set("until", until.value);
     if (next) params.set("before", next);
@@ -71,7 +73,7 @@ export function handList(host, opts) {
       more.hidden = !next;
       status.textContent = body.children.length ? "" : opts.empty || "No hands yet.";
     } catch (err) {
-      status.textContent = err instanceof ReviewError ? explain(err, "these hands") : String(err);
+      status.textContent = err instanceof HttpError ? explain(err, "these hands") : String(err);
     } finally {
       loading = false;
     }

@@ -8,6 +8,7 @@ import { showWhoami } from "./signin.js";
 
 const page = $("#history-page");
 const tableId = page.dataset.tableId;
+const invite = new URLSearchParams(location.search).get("invite");
 
 async function start() {
   let me = null;
@@ -24,6 +25,8 @@ async function start() {
   const filtered = filterTracker(list);
   await handList(list, {
     endpoint: `/api/tables/${encodeURIComponent(tableId)}/hands`,
+    // a private table's history opened with its invite link: the list needs the invite too
+    params: invite ? { invite } : {},
     games: [],
     resultKey: "your_net",
     resultLabel: "Your result",

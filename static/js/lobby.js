@@ -69,6 +69,11 @@ async function refreshTables() {
 
 // ------------------------------------------------------------------ open a table
 
+/** What the page opens with where it differs from the API's default: a table for friends, which
+ *  deals its first hand once everyone is ready (the API's default, `auto`, is for bots and
+ *  scripts; docs/rules.md §0.11). */
+const PAGE_DEFAULTS = { start: "when_ready" };
+
 /** One form field per option spec: int (number, maybe empty = no limit), bool, choice. */
 function optionField(spec) {
   const id = `opt-${spec.name}`;
@@ -86,7 +91,7 @@ function optionField(spec) {
   if (spec.type === "choice") {
     input = h("select", { id, name: spec.name, "aria-describedby": helpId },
       (spec.choices || []).map((c) =>
-        h("option", { value: JSON.stringify(c), selected: c === spec.default }, humanize(c))));
+        h("option", { value: JSON.stringify(c), selected: c === (PAGE_DEFAULTS[spec.name] ?? spec.default) }, humanize(c))));
   } else {
     input = h("input", {
       type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
@@ -108,6 +113,11 @@ function optionField(spec) {
 
 function renderOptions() {
   const game = gameById.get($("#open-game").value);
+  const rules = $("#open-game-rules");
+  if (rules && game) {
+    rules.href = `/games/${encodeURIComponent(game.id)}/rules`;
+    rules.textContent = `How to play ${game.title}`;
+  }
   const box = $("#open-options");
   fill(box, h("legend", {}, `${game ? game.title : ""} options`),
     ...(game ? game.options.map(optionField) : []));
@@ -140,7 +150,7 @@ function clearErrors() {
 function showFieldError(field, message) {
   const slot = document.getElementById(`err-${field}`) || $("#err-form");
   slot.textContent = message;
-  const input = field && field.startsWith("options.")
+  const input = field?.startsWith("options.")
     ? document.getElementById(`opt-${field.slice(8)}`)
     : document.getElementById(`open-${field}`);
   if (input) {

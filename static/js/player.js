@@ -1,7 +1,8 @@
 // The player page (/players/{id}): the bankroll chart (SVG drawn by the server), hands played,
 // net result per game, biggest win and loss, the sessions (sat down, buy-in, left, cash-out,
-// net) and the hands, newest first.
+// net) and the hands, newest first; on the player's own page, their signed-in devices.
 import { api } from "./api.js";
+import { DevicesPanel } from "./devices.js";
 import { $, chips, fill, h } from "./dom.js";
 import { filterTracker, handList } from "./hand-list.js";
 import { GAME_TITLES, download, explain, getJson, getText, netSpan, showBanner, when } from "./review-api.js";
@@ -25,7 +26,7 @@ async function renderChart() {
   try {
     const svg = await getText(`/api/players/${encodeURIComponent(playerId)}/chart.svg`);
     const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    const img = h("img", { src: url, alt: "The player's chips over time", id: "chart-img", width: 720, height: 260 });
+    const img = h("img", { src: url, alt: "The player's bankroll plus chips at tables, over time", id: "chart-img", width: 720, height: 260 });
     holder.prepend(img);
   } catch (err) {
     holder.prepend(h("p", { class: "muted" }, explain(err, "chart")));
@@ -83,10 +84,14 @@ async function start() {
   $("#player-name").textContent = data.name;
   document.title = `${data.name} · Table 31`;
   $("#bankroll-now").textContent = `bankroll ${chips(data.bankroll)} chips`;
+  // The chart's line ends at the bankroll plus the chips at tables, not the bankroll alone.
+  const last = data.chart && typeof data.chart.last === "number" ? data.chart.last : null;
+  $("#chart-now").textContent = last === null ? "" : `: now ${chips(last)} chips`;
   $("#player-body").hidden = false;
   renderFigures(data);
   renderSessions(data);
   if (me && me.player_id === playerId) {
+    await new DevicesPanel(me).load();
     fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-jsonl",
       onclick: () => download(`/api/players/${encodeURIComponent(playerId)}/hands.jsonl`, `hands-${playerId}.jsonl`)
         .catch((err) => showBanner(err.message)) }, "All my hands (JSON lines)"));

@@ -50,7 +50,7 @@ export function recoveryControl(me) {
         h("p", { class: "help" },
           "Open this link on your other device to continue as ", h("strong", {}, me.name),
           " there, with the same bankroll (or type the code at ", h("code", {}, new URL("/recover", location.origin).href),
-          "). Keep it to yourself: anyone with it can play as you. Making a new one cancels the old."),
+          "). Keep it to yourself: anyone with it can play as you. It works once. Making a new one cancels the old."),
         copyRow("Link", absolute, "link"),
         copyRow("Code", code, "code"));
       button.textContent = "Make a new link";

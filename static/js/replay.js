@@ -4,14 +4,16 @@
 // The steps come from GET /api/hands/{id}/replay: each carries the engine's own view for the
 // reader's seat (the code the live table sends), dressed as the live table dresses it. The
 // drawing is the live table's: seats.js draws the seats and hands, cards.js the cards, and the
-// game's module (static/js/games/<id>.js, the table page's interface) the centre of the felt
-// and the lines of the log.
+// game's module (static/js/games/<id>.js, the table page's interface) the centre of the felt;
+// each step's events are put in words by story.js with the module's describeEvent, as the live
+// table's log is, and the result is the record's (the server's, docs/protocol.md §6.6).
 import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
 import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
 import { showWhoami } from "./signin.js";
+import { describe, renderResultBox, resultDeltas } from "./story.js";
 
 const page = $("#table-page");
 const handId = page.dataset.handId;
@@ -57,6 +59,8 @@ function ctxFor(view) {
     h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
     seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : `Seat ${n}`),
     you: view.you,
+    view,
+    live: false,
   };
 }
 
@@ -80,9 +84,9 @@ function render() {
     center.replaceChildren();
     fallbackModule.renderCenter(view, center, ctx);
   }
-  const deltas = last ? new Map(data.seats.map((s) => [s.seat, s.net])) : null;
+  const deltas = last ? resultDeltas(data.result, view) : null;
   renderSeats($("#seats"), view, { canSit: false, onSit() {}, deltas, module, ctx });
-  renderSettlementBox(last, ctx);
+  renderSettlementBox(last);
 
   const stamp = typeof step.t === "number" ? new Date(step.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
   fill($("#step-label"), h("strong", {}, step.label), stamp ? h("span", { class: "muted small" }, ` · ${stamp}`) : null);
@@ -114,30 +118,20 @@ function keepInView(list, item) {
   }
 }
 
-function renderSettlementBox(last, ctx) {
+function renderSettlementBox(last) {
   const box = $("#settlement");
-  if (!last) {
+  if (!last || !state.data.result) {
     box.hidden = true;
     return;
   }
-  const moved = state.data.seats.filter((s) => s.net !== 0);
-  box.hidden = false;
-  fill(box, h("span", { class: "settlement-title" }, "Hand settled"),
-    moved.length
-      ? h("ul", { class: "settlement-list" }, moved.map((s) =>
-          h("li", { class: s.net > 0 ? "delta-up" : "delta-down", dataset: { seat: s.seat, delta: s.net } },
-            h("span", { class: "settlement-name" }, ctx.seatName(s.seat)), " ", signed(s.net))))
-      : h("span", { class: "muted" }, "no chips changed hands"));
+  renderResultBox(box, state.data.result, { h, fill, signed, title: "Hand settled", view: null });
 }
 
 /** What happened in this step: the game module's log lines, and the events' cards. */
 function renderStepEvents(step, index, ctx, module) {
-  const prev = index > 0 ? state.data.steps[index - 1].view : null;
-  let lines = [];
-  try {
-    if (module.describeChanges) lines = module.describeChanges(prev, step.view, ctx) || [];
-  } catch (err) {
-    console.error("describeChanges failed", err);
+  const lines = step.events.flatMap((event) => describe(event, module, ctx));
+  if (index === state.data.steps.length - 1 && state.data.result) {
+    lines.push(...describe({ kind: "hand_end", result: state.data.result }, module, ctx));
   }
   const events = step.events.map((event) => eventLine(event, ctx));
   fill($("#step-events"),

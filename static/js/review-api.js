@@ -2,52 +2,23 @@
 // goes along by itself; in a tab where the host signed in on /admin, the host's token
 // (sessionStorage, that tab only) goes along too, so the host can open any hand.
 import { chips, fill, h } from "./dom.js";
+import { request } from "./http.js";
 
 const HOST_TOKEN_KEY = "t31_admin_token";
 
-export class ReviewError extends Error {
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
-
+/** The host's token, in a tab where the host signed in on /admin. */
 function headers() {
   const token = sessionStorage.getItem(HOST_TOKEN_KEY);
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-async function fetchOk(path) {
-  let response;
-  try {
-    response = await fetch(path, { credentials: "same-origin", headers: headers() });
-  } catch {
-    throw new ReviewError(0, "The server cannot be reached; check your connection.");
-  }
-  if (!response.ok) {
-    let message = `The server answered ${response.status}`;
-    try {
-      const body = await response.json();
-      if (typeof body.detail === "string") message = body.detail;
-    } catch {
-      /* not JSON */
-    }
-    throw new ReviewError(response.status, message);
-  }
-  return response;
-}
+export const getJson = (path) => request("GET", path, { headers: headers() });
 
-export async function getJson(path) {
-  return (await fetchOk(path)).json();
-}
-
-export async function getText(path) {
-  return (await fetchOk(path)).text();
-}
+export const getText = (path) => request("GET", path, { headers: headers(), read: "text" });
 
 /** Download what `path` answers as a file named `filename` (works with the host's token). */
 export async function download(path, filename) {
-  const blob = await (await fetchOk(path)).blob();
+  const blob = await request("GET", path, { headers: headers(), read: "blob" });
   const url = URL.createObjectURL(blob);
   const link = h("a", { href: url, download: filename, hidden: true });
   document.body.append(link);
@@ -73,13 +44,18 @@ export function explain(err, what) {
   return err.message;
 }
 
-export const GAME_TITLES = {
-  "trianta-ena": "Trianta Ena",
-  "greek-31": "Greek 31",
-  "vingt-un": "Vingt-un",
-  "trente-et-quarante": "Trente et Quarante",
-  "en-og-tredive": "En og tredive",
-};
+/** Every game's title by its id, as the server gave the page (its `game-titles` data); a page
+ *  without it names games by their ids. */
+export const GAME_TITLES = readGameTitles();
+
+function readGameTitles() {
+  const data = typeof document === "undefined" ? null : document.getElementById("game-titles");
+  try {
+    return data ? JSON.parse(data.textContent) : {};
+  } catch {
+    return {};
+  }
+}
 
 /** "21 Nov 2026, 21:04" in the reader's own time zone. */
 export function when(iso) {

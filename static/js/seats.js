@@ -1,8 +1,10 @@
 // Seats around the oval. Generic over games: it reads only the common seat fields
-// (seat, name, stack, role, connected, bot, leaving, hands[{cards, stake, bet, value, status, note}])
+// (seat, name, stack, role, connected, bot, leaving, ready, sitting_out…, hands[{cards, stake, bet,
+// value, status, note}])
 // and an optional `place` (where the seat sits at the table, when a game moves players around).
 import { cardRow } from "./cards.js";
 import { chips, h, humanize, signed } from "./dom.js";
+import { seatPresence } from "./presence.js";
 
 /**
  * Where each seat number sits: occupied seats at their `place` (or their number), empty seats
@@ -79,9 +81,30 @@ function emptySeat(seatNo, canSit, opts) {
       : h("span", { class: "muted small" }, "Empty"));
 }
 
+/** The seat's role for its badge: the game module's `seatRole(seat, view)` when it has one
+ *  (a game whose centre names the dealer from another field of the view), else `role`. */
+function roleOf(seat, view, module) {
+  let role = seat.role;
+  if (module && typeof module.seatRole === "function") {
+    try {
+      role = module.seatRole(seat, view);
+    } catch (err) {
+      console.error("seatRole failed", err);
+    }
+  }
+  return typeof role === "string" && role !== "player" ? role : null;
+}
+
+/** The figure a seat's stack shows: the view's, unless the game's module says otherwise. */
+function shownStack(seat, view, module) {
+  if (!module || typeof module.stackShown !== "function") return seat.stack;
+  const figure = module.stackShown(seat, view);
+  return typeof figure === "number" ? figure : seat.stack;
+}
+
 function occupiedSeat(seat, view, isTurn, opts) {
   const you = seat.seat === view.you;
-  const role = typeof seat.role === "string" && seat.role !== "player" ? seat.role : null;
+  const role = roleOf(seat, view, opts.module);
   const classes = ["seat", "seat-taken"];
   if (you) classes.push("is-you");
   if (isTurn) classes.push("is-turn");
@@ -101,7 +124,7 @@ function occupiedSeat(seat, view, isTurn, opts) {
       h("span", { class: "seat-name", title: name }, name)),
     h("div", { class: "seat-stack" },
       h("span", { class: "chip-icon", "aria-hidden": "true" }),
-      h("span", { class: "stack-value", title: "Stack" }, chips(seat.stack)),
+      h("span", { class: "stack-value", title: "Stack" }, chips(shownStack(seat, view, opts.module))),
       role ? h("span", { class: `badge badge-${role}` }, humanize(role)) : null,
       you ? h("span", { class: "tag tag-you" }, "you") : null,
       seat.bot ? h("span", { class: "tag tag-bot" }, "bot") : null,
@@ -109,7 +132,8 @@ function occupiedSeat(seat, view, isTurn, opts) {
         ? h("span", { class: `delta ${delta > 0 ? "delta-up" : delta < 0 ? "delta-down" : ""}`,
             title: "Last hand" }, signed(delta))
         : null,
-      seat.leaving ? h("span", { class: "tag tag-leaving" }, "leaving") : null),
+      seat.leaving ? h("span", { class: "tag tag-leaving" }, "leaving") : null,
+      ...seatPresence(seat, view, opts)),
     (Array.isArray(seat.hands) ? seat.hands : []).map((hand) => handBox(hand, seat)));
   if (opts.module && typeof opts.module.renderSeatExtras === "function") {
     const extras = h("div", { class: "seat-extras" });

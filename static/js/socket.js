@@ -1,9 +1,18 @@
-// The table socket /ws/tables/{id} (PROTOCOL.md "The table socket"), with automatic
+// The table socket /ws/tables/{id} (docs/protocol.md §5), with automatic
 // reconnection. The session cookie authenticates it (same origin). On every (re)connection the
 // server sends the current state at once, so nothing is replayed here: a state is a full view.
 
 const PING_MS = 20000;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+/** 4409: this node does not serve the table (it moved, or is moving, to another node of a
+ * cluster; docs/protocol/cluster.md). Asking again goes through the front to its owner: soon,
+ * not as a failure, so the backoff is not used up. While the table is still between owners
+ * the same answer comes back: the pause doubles from ~250 ms to at most 2 s, until a message
+ * comes (the node that says 4409 has accepted the socket first: "open" does not mean served). */
+const ANOTHER_NODE = 4409;
+const MOVED_MS = 250;
+const MOVED_MAX_MS = 2000;
 
 /** Close codes after which trying again cannot help. */
 const FINAL_CODES = new Map([
@@ -23,6 +32,7 @@ export class TableSocket {
     this.handlers = handlers;
     this.ws = null;
     this.attempt = 0;
+    this.moved = 0; // 4409s in a row (ANOTHER_NODE)
     this.stopped = false;
     this.retryTimer = null;
     this.pingTimer = null;
@@ -59,6 +69,7 @@ export class TableSocket {
       } catch {
         return; // the server only sends JSON; ignore anything else
       }
+      this.moved = 0; // served: a node that closes with 4409 accepts first, but says nothing
       this.handlers.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
@@ -72,6 +83,10 @@ export class TableSocket {
         this.handlers.onStatus("closed", event.reason || final, event.code);
         return;
       }
+      if (event.code === ANOTHER_NODE) {
+        this.askAgain();
+        return;
+      }
       this.scheduleRetry();
     });
   }
@@ -81,6 +96,15 @@ export class TableSocket {
     const delay = base / 2 + Math.random() * base; // jitter, so a restarted server is not stampeded
     this.attempt += 1;
     this.handlers.onStatus("reconnecting", Math.round(delay / 1000));
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** The table is served by another node: connect again soon (ANOTHER_NODE). */
+  askAgain() {
+    const base = Math.min(MOVED_MS * 2 ** this.moved, MOVED_MAX_MS);
+    const delay = base + Math.random() * base; // jitter: a node's sockets do not all come at once
+    this.moved += 1;
+    this.handlers.onStatus("reconnecting");
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 

@@ -1,4 +1,4 @@
-"""The host's controls and who may come in (issue 8): admin refusals, chips through the
+"""The host's controls and who may come in: admin refusals, chips through the
 ledger, pause with a reason, remove a seat, close a table, private tables, recovery codes."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
 ADMIN_CALLS: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/admin/audit", None),
+    ("GET", "/api/admin/recovery", None),
     ("POST", "/api/admin/house", {"amount": 10}),
     ("GET", "/api/admin/players", None),
     ("POST", "/api/admin/players/x/chips", {"amount": 5, "reason": "gift"}),
@@ -27,6 +28,7 @@ ADMIN_CALLS: list[tuple[str, str, dict[str, Any] | None]] = [
     ("DELETE", "/api/admin/tables/x/seats/0", None),
     ("POST", "/api/admin/tables/x/bots", None),
     ("DELETE", "/api/admin/tables/x/bots/0", None),
+    ("POST", "/api/admin/tables/x/seed", {"seed": "00"}),
     ("GET", "/api/admin/settings", None),
     ("PUT", "/api/admin/settings", {"starting_bankroll": 5}),
     ("GET", "/api/admin/actions", None),
@@ -130,7 +132,7 @@ async def test_pause_shows_the_reason_and_stops_play(live: LiveServer) -> None:
         await host.post(f"/api/admin/tables/{table_id}/pause", json={"reason": "pizza"})
         view = await player.wait_for(lambda v: v["table"]["status"] == "paused")
         assert view["table"]["pause_reason"] == "pizza" and view["deadline"] is None
-        assert view["legal"] == []  # PROTOCOL.md: every action in legal is accepted
+        assert view["legal"] == []  # docs/protocol.md: every action in legal is accepted
         reply = await player.act({"kind": "bet", "amount": 1})
         assert reply["code"] == "table_paused" and "pizza" in reply["message"]
         await host.post(f"/api/admin/tables/{table_id}/resume")
@@ -193,7 +195,9 @@ async def test_private_tables_need_their_invite(live: LiveServer) -> None:
 async def test_a_recovery_code_carries_the_identity_to_another_device(live: LiveServer) -> None:
     ada = await Player.join(live, "Ada")
     code = (await ada.http.post("/api/me/recovery")).json()["code"]
-    async with httpx.AsyncClient(base_url=live.base_url) as device:
+    async with httpx.AsyncClient(
+        base_url=live.base_url, headers={"origin": live.base_url}
+    ) as device:
         redeemed = await device.post("/api/session/recover", json={"code": code})
         assert redeemed.status_code == 200
         assert redeemed.json()["player_id"] == ada.player_id
@@ -202,7 +206,9 @@ async def test_a_recovery_code_carries_the_identity_to_another_device(live: Live
         assert (await device.post("/api/session/recover", json={"code": "nope"})).status_code == 404
     fresh = (await ada.http.post("/api/me/recovery")).json()["code"]
     assert fresh != code
-    async with httpx.AsyncClient(base_url=live.base_url) as device:
+    async with httpx.AsyncClient(
+        base_url=live.base_url, headers={"origin": live.base_url}
+    ) as device:
         stale = await device.post("/api/session/recover", json={"code": code})
         assert stale.status_code == 404
     await ada.close()

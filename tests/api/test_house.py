@@ -1,4 +1,4 @@
-"""The house banks Trente et Quarante (RULES.md §0 "Banks", §4; issue 5): its float, the
+"""The house banks Trente et Quarante (docs/rules.md §0.6, §4): its float, the
 host's top-up, a stake it cannot cover refused, its cover shared by every table."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def stake_max(view: dict, chance: str) -> int | None:
 
 
 async def settle_coup(players: list[Player], coup: str, timeout: float = 30) -> None:
-    """Wait for the coup to end. A tie on 31 (un après, RULES.md §4) waits for each staked
+    """Wait for the coup to end. A tie on 31 (un après, docs/rules.md §4) waits for each staked
     player's choice: they share, as a person would rather than wait out the clock."""
     deadline = asyncio.get_running_loop().time() + timeout
     while any(p.view is None or p.view["hand_id"] == coup for p in players):

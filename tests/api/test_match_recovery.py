@@ -1,4 +1,4 @@
-"""En og tredive's match survives a restart (issue 6): the bets in front of each player, the pot
+"""En og tredive's match survives a restart: the bets in front of each player, the pot
 and who is still in are as they were after the last finished round; the round being played is
 void. The ledger holds the pot and the bets as accounts, so the audit balances throughout."""
 

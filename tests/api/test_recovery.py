@@ -1,4 +1,4 @@
-"""The crash test, as the product promises it (app/runtime/table.py, "A crash loses nothing").
+"""The crash test as the product promises it (app/runtime/table/actor.py, "A crash loses nothing").
 
 The real server runs as a separate process (``python -m app serve``). Two players sit at a
 Trianta Ena table over real sockets and play a hand to the end, then stake in the next one;

@@ -1,6 +1,6 @@
-"""The REST API through the real app on a real socket (PROTOCOL.md, "Identity", "Games and
-tables"): sessions and names, ``/api/me``, the games, opening and listing tables, the hand
-history (paging, filtering what a viewer may see), the host's audit and the join code."""
+"""The REST API through the real app on a real socket (docs/protocol.md §3 to §4.5): sessions
+and names, ``/api/me``, the games, opening and listing tables, the hand history (paging,
+filtering what a viewer may see), the host's audit and the join code."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from app.api.deps import COOKIE
-from app.games.base import OptionSpec, parse_options
-from app.games.registry import GAME_IDS, game_class
+from app.games.core.options import OptionSpec, parse_options
+from app.games.core.registry import GAME_IDS, game_class
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
 
@@ -25,7 +25,9 @@ FAST = {"turn_seconds": 5, "bet_seconds": 5}
 
 @pytest.fixture
 async def http(live: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=live.base_url, timeout=10) as client:
+    async with httpx.AsyncClient(
+        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
+    ) as client:
         yield client
 
 
@@ -72,15 +74,21 @@ async def test_a_session_creates_a_player_with_the_starting_bankroll(
     assert again.json()["name"] == "Ada Lovelace"
     assert again.json()["token"] == body["token"]
 
-    # A fresh client is a new player.
-    async with httpx.AsyncClient(base_url=str(http.base_url)) as other:
-        third = await session_for(other, "Ada Lovelace")
+    # A fresh client is a new player, under a name nobody has yet
+    async with httpx.AsyncClient(
+        base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
+    ) as other:
+        taken = await other.post("/api/session", json={"name": "ada lovelace"})
+        assert taken.status_code == 409 and "taken" in error_text(taken)
+        third = await session_for(other, "Ada Byron")
     assert third["player_id"] != body["player_id"] and third["token"] != body["token"]
 
 
 async def test_a_bearer_token_also_names_the_existing_player(http: httpx.AsyncClient) -> None:
     first = await session_for(http, "Basil")
-    async with httpx.AsyncClient(base_url=str(http.base_url)) as other:
+    async with httpx.AsyncClient(
+        base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
+    ) as other:
         again = await other.post(
             "/api/session", json={"name": "Clio"}, headers=bearer(first["token"])
         )
@@ -98,10 +106,10 @@ BAD_NAMES = [
     ("<script>", "letters, digits"),
     ("a<img src=x>", "letters, digits"),
     ("Bob'); DROP--", "letters, digits"),
-    ("x\x00y", "letters, digits"),
-    ("\u202eevil", "letters, digits"),
-    ("ab\u200bcd", "letters, digits"),
-    ("-dash first", "letters, digits"),
+    ("x\x00y", "invisible"),
+    ("\u202eevil", "invisible"),
+    ("ab\u200bcd", "invisible"),
+    ("-dash first", "start with a letter or a digit"),
     ("{{7*7}}", "letters, digits"),
     ("a&amp;b", "letters, digits"),
 ]
@@ -124,7 +132,9 @@ async def test_bad_names_are_refused_with_a_message(http: httpx.AsyncClient) -> 
 
 async def test_names_in_any_script_are_welcome(live: LiveServer) -> None:
     for name in ("Zoë", "李雷", "O'Brien", "Jean-Luc", "dr. who", "x_y", "7", "a" * 24):
-        async with httpx.AsyncClient(base_url=live.base_url) as fresh:
+        async with httpx.AsyncClient(
+            base_url=live.base_url, headers={"origin": live.base_url}
+        ) as fresh:
             assert (await session_for(fresh, name))["name"] == name
 
 
@@ -143,7 +153,9 @@ async def test_me_needs_a_token_or_the_cookie(http: httpx.AsyncClient) -> None:
         "name": "Dmitri",
         "bankroll": 1000,
     }
-    async with httpx.AsyncClient(base_url=str(http.base_url)) as other:
+    async with httpx.AsyncClient(
+        base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
+    ) as other:
         with_token = await other.get("/api/me", headers=bearer(me["token"]))
         assert with_token.status_code == 200
         assert with_token.json()["player_id"] == me["player_id"]
@@ -366,7 +378,9 @@ async def test_hands_page_newest_first_and_hide_what_they_must(live: LiveServer)
     table = live.services.lobby.get(table_id)
     assert table is not None and table.hand_id is not None
     playing = table.hand_id
-    anyone = httpx.AsyncClient(base_url=live.base_url, timeout=10)
+    anyone = httpx.AsyncClient(
+        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
+    )
 
     # The hand being played is not readable yet.
     assert (await anyone.get(f"/api/hands/{playing}")).status_code == 404
@@ -459,7 +473,7 @@ async def test_a_player_sees_their_own_face_down_card_in_the_history(live: LiveS
 
     mine = (await me.http.get(f"/api/hands/{hand_id}")).json()
     theirs = (await nosy.http.get(f"/api/hands/{hand_id}")).json()
-    anon = httpx.AsyncClient(base_url=live.base_url)
+    anon = httpx.AsyncClient(base_url=live.base_url, headers={"origin": live.base_url})
     public = (await anon.get(f"/api/hands/{hand_id}")).json()
     await anon.aclose()
     assert mine["viewer_seat"] == 1 and theirs["viewer_seat"] is None
@@ -494,9 +508,11 @@ async def test_only_the_opener_or_the_host_seats_bots(live: LiveServer) -> None:
     table_id = await opener.open_table("trianta-ena", **FAST)
     refused = await other.http.post(f"/api/tables/{table_id}/bots", json={})
     assert refused.status_code == 403
-    async with httpx.AsyncClient(base_url=live.base_url) as anonymous:
+    async with httpx.AsyncClient(
+        base_url=live.base_url, headers={"origin": live.base_url}
+    ) as anonymous:
         assert (await anonymous.post(f"/api/tables/{table_id}/bots", json={})).status_code == 401
-        # the host needs no player session: the admin token alone will do (PROTOCOL.md)
+        # the host needs no player session: the admin token alone will do (docs/protocol.md)
         as_host = await anonymous.post(
             f"/api/tables/{table_id}/bots", json={}, headers=bearer(ADMIN_TOKEN)
         )
@@ -545,7 +561,9 @@ async def test_a_join_code_guards_new_sessions(database_url: str) -> None:
     server = LiveServer(make_settings(database_url, join_code="sesame"))
     await server.start()
     try:
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(
+            base_url=server.base_url, headers={"origin": server.base_url}
+        ) as http:
             for extra in ({}, {"join_code": "wrong"}, {"join_code": ""}, {"join_code": "Sesame"}):
                 response = await http.post("/api/session", json={"name": "Ada", **extra})
                 assert response.status_code == 403, extra
@@ -567,7 +585,9 @@ async def test_a_non_ascii_join_code_is_refused_not_a_crash(database_url: str) -
     server = LiveServer(make_settings(database_url, join_code="sesame"))
     await server.start()
     try:
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(
+            base_url=server.base_url, headers={"origin": server.base_url}
+        ) as http:
             response = await http.post("/api/session", json={"name": "Ada", "join_code": "sésame"})
     finally:
         await server.stop()

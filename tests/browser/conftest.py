@@ -1,7 +1,7 @@
 """Fixtures for the Playwright tests: the real app in a real uvicorn server, and Chromium.
 
 The server runs as ``python -m app serve`` in a subprocess on a free port, with a fresh SQLite
-database migrated by ``alembic upgrade head`` (STYLE.md §7: tests run the migrations). Chromium is
+database migrated by ``alembic upgrade head`` (tests run the migrations). Chromium is
 the system's ``/usr/bin/chromium``; when it is missing every browser test is skipped with a notice
 (``playwright install`` is never called).
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -68,55 +69,80 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], log_path: Path) -
     raise RuntimeError(f"the server did not answer within 30 s:\n{log_path.read_text()[-3000:]}")
 
 
+class ServedProcess:
+    """``python -m app serve`` on a SQLite file of its own, migrated first: started, stopped
+    and started again on the same address and database (the pages' sockets reconnect)."""
+
+    def __init__(self, tmp: Path, **settings: str) -> None:
+        self.db_path = tmp / "db.sqlite"
+        self.log_path = tmp / "server.log"
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{self.db_path}",
+            "NEXT_HAND_SECONDS": "0.3",
+            "BOT_DELAY_SECONDS": "0.05",
+            "ENVIRONMENT": "test",
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "ENABLED_GAMES": "all",
+            "ADMIN_TOKEN": ADMIN_TOKEN,
+            # every browser signs up from 127.0.0.1 (tests/api/test_identity_hardening.py
+            # tests the limit)
+            "SIGNUPS_PER_HOUR": "0",
+            # one browser's player may open many tables and bots
+            # (tests/api/test_abuse_limits.py)
+            "MAX_TABLES_PER_PLAYER": "0",
+            "MAX_BOTS_PER_TABLE": "0",
+            **settings,
+        }
+        self.env.pop("JOIN_CODE", None)
+        self.process: subprocess.Popen[bytes] | None = None
+        migrated = subprocess.run(
+            [sys.executable, "-m", "alembic", "upgrade", "head"],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if migrated.returncode != 0:
+            raise RuntimeError(f"alembic upgrade head failed:\n{migrated.stderr[-3000:]}")
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        _wait_until_up(self.url, self.process, self.log_path)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserServer]:
     if not CHROMIUM.exists():
         pytest.skip(NO_CHROMIUM)
-    tmp = tmp_path_factory.mktemp("browser-server")
-    db_path = tmp / "db.sqlite"
-    log_path = tmp / "server.log"
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{db_path}",
-        "NEXT_HAND_SECONDS": "0.3",
-        "BOT_DELAY_SECONDS": "0.05",
-        "ENVIRONMENT": "test",
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "ENABLED_GAMES": "all",
-        "ADMIN_TOKEN": ADMIN_TOKEN,
-    }
-    env.pop("JOIN_CODE", None)
-    migrated = subprocess.run(
-        [sys.executable, "-m", "alembic", "upgrade", "head"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if migrated.returncode != 0:
-        raise RuntimeError(f"alembic upgrade head failed:\n{migrated.stderr[-3000:]}")
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
+    served = ServedProcess(tmp_path_factory.mktemp("browser-server"))
     try:
-        _wait_until_up(url, process, log_path)
-        yield BrowserServer(url=url, db_path=db_path, log_path=log_path)
+        served.start()
+        yield BrowserServer(url=served.url, db_path=served.db_path, log_path=served.log_path)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        served.stop()
 
 
 @pytest.fixture(scope="session")
@@ -141,7 +167,13 @@ def open_page(chromium: Any, live_server: BrowserServer) -> Iterator[Callable[..
     errors: list[str] = []
 
     def make(viewport: dict[str, int] = WIDE) -> Any:
-        context = chromium.new_context(viewport=viewport, base_url=live_server.url)
+        context = chromium.new_context(
+            viewport=viewport,
+            base_url=live_server.url,
+            # the tests' own calls (page.request) name this site as a page's fetch does: a
+            # write made with the sign-in cookie must (app/api/middleware.py)
+            extra_http_headers={"origin": live_server.url},
+        )
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
@@ -152,6 +184,21 @@ def open_page(chromium: Any, live_server: BrowserServer) -> Iterator[Callable[..
     for context in contexts:
         context.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture(autouse=True)
+def _every_name_free(request: pytest.FixtureRequest) -> None:
+    """Each test meets a server where no person has its names yet, as if it were fresh: the
+    people of earlier tests keep their names but give up their name keys (a key that holds
+    '#' matches no name), so two tests may both have an "Ada" (app/core/names.py)."""
+    if "live_server" not in request.fixturenames:
+        return
+    server: BrowserServer = request.getfixturevalue("live_server")
+    with sqlite3.connect(server.db_path, timeout=30) as db:
+        db.execute(
+            "UPDATE players SET name_key = name_key || '#' || id"
+            " WHERE is_bot = 0 AND name_key NOT LIKE '%#%'"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)

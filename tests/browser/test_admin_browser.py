@@ -22,7 +22,8 @@ from tests.browser.conftest import (
     WIDE,
     BrowserServer,
 )
-from tests.browser.test_trianta_ena_browser import FAST, choose_name, sit
+from tests.browser.steps import choose_name, sit
+from tests.browser.test_trianta_ena_browser import FAST
 
 BOB = "Bob O'Neil-Smith"
 

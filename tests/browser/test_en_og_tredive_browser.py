@@ -1,4 +1,4 @@
-"""En og tredive in a real Chromium against the real server (RULES.md §5; PROTOCOL.md).
+"""En og tredive in a real Chromium against the real server (docs/rules.md §5; docs/protocol.md).
 
 Three people in three browser contexts (two laptops, one phone) sit down together, so one match
 starts with all three: the cut for the deal, then a round played through the table itself: the
@@ -18,16 +18,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import sign_in
 
 BET_UNIT = 10
 BETS = 3
 OPTIONS = {"bet_unit": BET_UNIT, "bets": BETS, "knock_min": 1, "turn_seconds": 20}
 NAMES = ("Ada", "Bob", "Cy")
-
-
-def sign_in(page: Any, name: str) -> None:
-    response = page.request.post("/api/session", data={"name": name})
-    assert response.status == 200, response.text()
 
 
 def open_table(page: Any) -> str:
@@ -217,7 +213,7 @@ def test_the_discard_that_ends_a_round_is_in_the_log(
 ) -> None:
     """A discard can end the round at once (the discarder makes 31, or the next player holds
     it): the table's log still says who discarded what, before how the round ended. The
-    page's own module describes the change from the view before to the view after."""
+    page's own module says the server's events (docs/protocol.md §6.6) in words."""
     page = open_page(WIDE)
     page.goto("/")
     lines = page.evaluate(
@@ -225,13 +221,11 @@ def test_the_discard_that_ends_a_round_is_in_the_log(
           const game = (await import("/static/js/games/en-og-tredive.js")).default;
           const { cardText } = await import("/static/js/cards.js");
           const ctx = { seatName: (n) => ["Ada", "Bob", "Cy"][n], cardText };
-          const card = (c) => ({ card: c, up: true });
-          const seats = [0, 1, 2].map((n) => ({ seat: n, hands: [] }));
-          const prev = { hand_id: "h1", phase: "discard", turn: 1, seats, you: null,
-                         match: { number: 1, round: 1 }, discard: [card("QS")] };
-          const view = { ...prev, hand_id: null, phase: "between_rounds", turn: null,
-                         discard: [card("QS"), card("5C"), card("JD")] };
-          return game.describeChanges(prev, view, ctx);
+          const events = [
+            { kind: "discard", seat: 1, cards: ["5C", "JD"], holding: 3 },
+            { kind: "round_end", ending: "31", winner: 1, owed: [0, 2], out: [] },
+          ];
+          return events.flatMap((e) => [game.describeEvent(e, ctx)].flat());
         }"""
     )
     discards = [line for line in lines if "discards" in line]

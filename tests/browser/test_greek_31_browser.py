@@ -1,4 +1,4 @@
-"""Greek 31 in a real Chromium against the real server (RULES.md §2; PROTOCOL.md).
+"""Greek 31 in a real Chromium against the real server (docs/rules.md §2; docs/protocol.md).
 
 A dealer and two players, three people in three browsers (one of them on a phone-sized screen),
 play one hand to its settlement through the page: both players stake, the dealer draws in
@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import sign_in
 
 OPTIONS = {"turn_seconds": 30, "min_bet": 10, "max_bet": 100}
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -28,11 +29,6 @@ def shot(page: Any, name: str) -> None:
 def card_text(code: str) -> str:
     """The page's short form of a card: "TH" → "10♥"."""
     return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
-
-
-def sign_in(page: Any, name: str) -> None:
-    response = page.request.post("/api/session", data={"name": name})
-    assert response.status == 200, response.text()
 
 
 def open_table(page: Any) -> str:

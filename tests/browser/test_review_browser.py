@@ -1,4 +1,4 @@
-"""Reviewing past hands in a real Chromium against the real server (issue 7).
+"""Reviewing past hands in a real Chromium against the real server.
 
 Rhea plays a few hands of Vingt-un from the table page (a bot deals; the clock plays for her
 when she waits), then reviews them: the table's history lists the hands and opens one; the

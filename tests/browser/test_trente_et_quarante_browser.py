@@ -1,11 +1,13 @@
-"""Trente et Quarante in a real Chromium against the real server (RULES.md §4; PROTOCOL.md).
+"""Trente et Quarante in a real Chromium against the real server (docs/rules.md §4;
+docs/protocol.md §10).
 
 Two bettors in two browser contexts: Ada sits at the table (a laptop screen), Bob bets standing
 (a phone screen). Each chooses a chip and taps a chance on the tableau (Ada Rouge, Bob Noir), both
 say their stakes are set, the coup is dealt, and both screens show the two rows, the dealer's
 calls and stacks that moved consistently with the totals. The coup is revealed as the cards
 turn: each row's total once its cards are down, the calls after the last card, the settlement
-after the call, all within about three seconds. Screenshots go to /tmp/shots/.
+(the stacks' new figures: until then each shows its figure from before the deal) after the call,
+all within about three seconds. Screenshots go to /tmp/shots/.
 """
 
 from __future__ import annotations
@@ -18,14 +20,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import sign_in
 
 BUY_IN = 500
 OPTIONS = {"bet_seconds": 20, "turn_seconds": 20, "min_stake": 10, "max_stake": 1000}
-
-
-def sign_in(page: Any, name: str) -> None:
-    response = page.request.post("/api/session", data={"name": name})
-    assert response.status == 200, response.text()
 
 
 def open_table(page: Any, name: str) -> str:
@@ -81,6 +79,9 @@ WATCH_REVEAL = """() => {
       pending: shown(document.querySelector(".teq-call-pending")),
       settlement: shown(document.getElementById("settlement")),
       stacks: [...document.querySelectorAll(".seat .stack-value")].every(shown),
+      figures: [...document.querySelectorAll(".seat-taken")].map((seat) =>
+        seat.querySelector(".stack-value").textContent.replace(/[^0-9]/g, "")),
+      settled: [...document.querySelectorAll(".seat-taken")].map((seat) => seat.dataset.stack),
       calls_logged: document.getElementById("log").textContent.includes("«"),
       result_logged: [...document.querySelectorAll("#log li.log-result")].some(shown),
     };
@@ -102,6 +103,7 @@ def check_reveal(seen: list[dict[str, Any]], *, settled: bool) -> None:
     waits 0.3 s between hands): it says "Faites vos jeux", the last coup goes on being revealed."""
     first = next(i for i, m in enumerate(seen) if m["stage"] == "deal-noir")
     moments = seen[first:]
+    before = seen[first - 1]["figures"]  # the stacks as the window closed
     stages = [m["stage"] for m in moments]
     order = ["deal-noir", "deal-rouge", "totals", "called", None]
     assert [s for s in order if s in stages] == order, stages
@@ -109,7 +111,9 @@ def check_reveal(seen: list[dict[str, Any]], *, settled: bool) -> None:
     expected_totals = {"deal-noir": [], "deal-rouge": ["noir"], "totals": ["noir", "rouge"]}
     for m in moments:
         if m["stage"] is not None:
-            assert not m["settlement"] and not m["result_logged"] and not m["stacks"], m
+            assert not m["settlement"] and not m["result_logged"], m
+            # a stack keeps showing its figure from before the deal until the settlement
+            assert m["stacks"] and m["figures"] == before, (before, m)
         if m["stage"] in expected_totals:
             assert m["totals"] == expected_totals[m["stage"]], m
             assert not m["called"] and not m["calls_logged"], m
@@ -118,7 +122,7 @@ def check_reveal(seen: list[dict[str, Any]], *, settled: bool) -> None:
             assert m["called"] and not m["pending"] and m["calls_logged"], m
     end = next(m for m in moments if m["stage"] is None)
     assert end["totals"] == ["noir", "rouge"] and end["called"] and end["calls_logged"], end
-    assert end["stacks"], end
+    assert end["stacks"] and end["figures"] == end["settled"], end
     assert end["settlement"] == end["result_logged"] == settled, end
     assert end["t"] - moments[0]["t"] < 3300, moments  # quick: the whole reveal in ~3 s
 
@@ -144,6 +148,9 @@ def test_two_bettors_play_a_coup(live_server: BrowserServer, open_page: Any) -> 
     ada.locator('.seat-empty[data-seat="0"] button').click()
     confirm_buy_in(ada)
     expect(ada.locator('.seat.is-you[data-seat="0"]')).to_be_visible()
+    # Bob's page has drawn Ada's sit first: a click on a button that the next state redraws
+    # can land on the one taken away
+    expect(bob.locator('.seat[data-seat="0"]')).to_contain_text("Ada")
     bob.get_by_test_id("bet-standing").click()
     expect(bob.locator("#amount-title")).to_have_text("Bet standing")
     confirm_buy_in(bob)

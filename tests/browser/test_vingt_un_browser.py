@@ -1,11 +1,11 @@
-"""Vingt-un in a real Chromium against the real server (RULES.md §3; PROTOCOL.md).
+"""Vingt-un in a real Chromium against the real server (docs/rules.md §3; docs/protocol.md).
 
-A bot deals; three people play in three browsers (one on a phone-sized screen). Nothing in the
-product stacks the pack, so the hands are played (stake the minimum, stand) until one of the
-three is dealt a pair — about one hand in six — bounded to 40 hands. That player splits from the
-browser: the seat shows two hands side by side, each with its stake, and the others see both
-hands' first cards face down. Both hands are played and the hand is settled.
-Screenshots go to /tmp/shots/vingt-un-*.png.
+A bot deals; three people play in three browsers (one on a phone-sized screen). The table's
+shuffles are seeded (the test server's ``POST /api/admin/tables/{id}/seed``): the seeded pack deals
+Vera a pair in the first hand, however many of the three are seated when it is dealt, so no hands
+are played waiting for one. That player splits from the browser: the seat shows two hands side by
+side, each with its stake, and the others see both hands' first cards face down. Both hands are
+played and the hand is settled. Screenshots go to /tmp/shots/vingt-un-*.png.
 """
 
 from __future__ import annotations
@@ -16,22 +16,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import sit
 
 OPTIONS = {"turn_seconds": 30, "min_bet": 1, "max_bet": 5, "natural_takes_deal": False}
-MAX_HANDS = 40
+SEED = "000000eb" * 8
+"""With this seed the first hand deals seat 1 (Vera) a pair, alone or beside seats 2 and 3."""
+MAX_HANDS = 1
 NAMES = ("Vera", "Walt", "Xena")
 
 
 def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"vingt-un-{name}.png"))
-
-
-def sit(page: Any, seat: int) -> None:
-    page.locator(f'.seat-empty[data-seat="{seat}"] button').click()
-    expect(page.locator("#amount-dialog")).to_be_visible()
-    page.click("#amount-ok")
-    expect(page.locator(f'.seat.is-you[data-seat="{seat}"]')).to_be_visible()
 
 
 def hands_played(page: Any, table_id: str) -> int:
@@ -87,6 +83,12 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
     )
     assert opened.status == 201, opened.text()
     table_id = opened.json()["table_id"]
+    seeded = pages[0].request.post(
+        f"/api/admin/tables/{table_id}/seed",
+        data={"seed": SEED},
+        headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
+    )
+    assert seeded.status == 200, seeded.text()
     # A bot in seat 0 deals (the lowest seat that can bank); it keeps the deal.
     assert pages[0].request.post(f"/api/tables/{table_id}/bots", data={}).status == 201
     for seat, page in enumerate(pages, start=1):
@@ -97,7 +99,7 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
     splitter = None
     deadline = time.monotonic() + 90
     while splitter is None:
-        assert hands_played(pages[0], table_id) < MAX_HANDS, "no pair in 40 hands"
+        assert hands_played(pages[0], table_id) < MAX_HANDS, "the seeded first hand dealt no pair"
         assert time.monotonic() < deadline, "no pair in time"
         for page in pages:
             if play_plainly(page) == "split":
@@ -173,31 +175,19 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
     shot(splitter, "after")
 
 
-# The log lines of one change, from the page's own module with the page's own helpers: the last
-# player stands (seat 2), so the dealer (seat 0) shows both cards. The log tells it in that order.
+# The log lines of one change's events (docs/protocol.md §6.6), in the words of the page's own
+# module with the page's own helpers: the last player stands (seat 2), so the dealer (seat 0)
+# shows both cards. The log tells it in that order.
 DESCRIBE_LAST_STAND = """async () => {
   const game = (await import("/static/js/games/vingt-un.js")).default;
   const dom = await import("/static/js/dom.js");
   const cards = await import("/static/js/cards.js");
-  const down = {card: null, up: false};
-  const seats = (dealerCards, state) => [
-    {seat: 0, name: "Ada", role: "dealer", state: "dealer", stack: 500,
-     hands: [{cards: dealerCards, stake: 0, state: "playing"}]},
-    {seat: 1, name: "Bob", role: "player", state: "in hand", stack: 500,
-     hands: [{cards: [{card: "9C", up: false}, {card: "8H", up: false}], stake: 10,
-              state: "standing", total: 17}]},
-    {seat: 2, name: "Cy", role: "player", state: "in hand", stack: 500,
-     hands: [{cards: [down, down], stake: 10, state}]},
-  ];
-  const base = {hand_id: "h1", dealer: 0, you: 1, calls: ["Seat 0 deals"],
-    limits: {min_bet: 10, max_bet: 100}};
-  const prev = {...base, phase: "playing", turn: 2, turn_hand: 0,
-    seats: seats([down, down], "playing")};
-  const view = {...base, phase: "dealer", turn: 0, turn_hand: null,
-    seats: seats([{card: "9D", up: true}, {card: "TS", up: true}], "standing")};
-  view.seats[0].hands[0].total = 19;
   const ctx = {...dom, ...cards, seatName: (n) => ["Ada", "Bob", "Cy"][n], you: 1};
-  return game.describeChanges(prev, view, ctx);
+  const events = [
+    {kind: "stand", seat: 2, hand: 0},
+    {kind: "show", seat: 0, hand: 0, cards: ["9D", "TS"], total: 19},
+  ];
+  return events.flatMap((e) => [game.describeEvent(e, ctx)].flat());
 }"""
 
 

@@ -1,4 +1,4 @@
-"""En og tredive rules (RULES.md §5) on stacked decks.
+"""En og tredive rules (docs/rules.md §5) on stacked decks.
 
 Three players sit in seats 0, 1 and 2 unless a test says otherwise; seat 0 deals the first
 round, so seat 2 (the dealer's right) cuts and seat 1 (the dealer's left) plays first.
@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from app.games.base import OptionError, action_fits
-from app.games.cards import fixed_seeds
-from app.games.en_og_tredive import EnOgTredive
-from app.games.en_og_tredive_hand import FULL_DECK
+from app.games.core.actions import action_fits
+from app.games.core.cards import fixed_seeds
+from app.games.core.options import OptionError
+from app.games.en_og_tredive.engine import EnOgTredive
+from app.games.en_og_tredive.scoring import FULL_DECK
 from app.simulate import simulate
 from tests.games.test_en_og_tredive_helpers import (
     act,
@@ -50,6 +51,7 @@ def stir(game: EnOgTredive, *seats: int) -> None:
 def test_options_and_defaults() -> None:
     game = table()
     assert game.options == {
+        "start": "auto",  # the table's, common to every game
         "bet_unit": 10,
         "bets": 3,
         "knock_min": 21,

@@ -1,5 +1,5 @@
 """En og tredive hand values, the coup d'état, the cut's ranks and the default discard
-(RULES.md §5, "Values"; seed 004's examples)."""
+(docs/rules.md §5.3; the source's examples)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from itertools import combinations
 
 import pytest
 
-from app.games.en_og_tredive_bot import (
+from app.games.en_og_tredive.bot import (
     best_keep,
     choose_discards,
     default_discard,
     knock_threshold,
     wants_top_discard,
 )
-from app.games.en_og_tredive_hand import (
+from app.games.en_og_tredive.scoring import (
     FULL_DECK,
     card_points,
     cut_rank,
@@ -150,7 +150,7 @@ def test_bot_goes_for_three_aces() -> None:
 
 
 def test_bot_hides_a_dangerous_discard() -> None:
-    # the jack of diamonds no longer counts: it goes under the junk (seed 004's example)
+    # the jack of diamonds no longer counts: it goes under the junk (the source's example)
     assert choose_discards(["KS", "QS", "JD", "4H"], next_must_discard=True) == ["JD", "4H"]
     # when the next player need not discard, the hidden card would soon be the top
     assert choose_discards(["KS", "QS", "JD", "4H"], next_must_discard=False) == ["4H"]

@@ -6,11 +6,12 @@ import json
 import re
 from typing import Any
 
-from app.games.base import action_fits
-from app.games.cards import fixed_seeds
-from app.games.en_og_tredive import EnOgTredive
-from app.games.en_og_tredive_hand import FULL_DECK
-from app.games.en_og_tredive_table import PACKETS, from_left_of
+from app.games.core.actions import action_fits
+from app.games.core.cards import fixed_seeds
+from app.games.core.seating import leftward as from_left_of
+from app.games.en_og_tredive.engine import EnOgTredive
+from app.games.en_og_tredive.scoring import FULL_DECK
+from app.games.en_og_tredive.state import PACKETS
 
 CARD_CODE = re.compile(r'"([A2-9TJQK][SHDC]|XX)"')
 """A card code as it appears in a JSON view."""

@@ -12,10 +12,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.games.base import Action, LegalAction, action_fits, random_action
-from app.games.cards import fixed_seeds
-from app.games.en_og_tredive import EnOgTredive
-from app.games.en_og_tredive_hand import FULL_DECK
+from app.games.core.actions import Action, LegalAction, action_fits, random_action
+from app.games.core.cards import fixed_seeds
+from app.games.en_og_tredive.engine import EnOgTredive
+from app.games.en_og_tredive.scoring import FULL_DECK
 from app.simulate import seed_stream
 from tests.games.test_en_og_tredive_helpers import all_cards, assert_no_leak
 

@@ -1,4 +1,4 @@
-"""Rule tests for Greek 31 (RULES.md §2) on stacked decks.
+"""Rule tests for Greek 31 (docs/rules.md §2) on stacked decks.
 
 Seats are numbered clockwise, so the dealer's right is the next lower seat: with seats 0, 1, 2
 and seat 0 dealing, the seat order is 2, 1 and the deck is dealt 2's card, 1's card, then the
@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 
 import app.simulate as simulate_module
-from app.games.base import OptionError, RuleError, action_fits
-from app.games.cards import fixed_seeds
-from app.games.greek_31 import Greek31
-from app.games.greek_31_stats import Greek31Stats
-from app.games.greek_31_values import (
+from app.games.core.actions import action_fits
+from app.games.core.cards import fixed_seeds
+from app.games.core.errors import RuleError
+from app.games.core.options import OptionError
+from app.games.core.values import totals
+from app.games.greek_31.engine import Greek31
+from app.games.greek_31.scoring import (
     BUST,
     FOURTEEN,
     PAIR_OF_TWOS,
@@ -27,7 +29,7 @@ from app.games.greek_31_values import (
     hand_rank,
     highest_card,
 )
-from app.games.values import totals
+from app.games.greek_31.stats import Greek31Stats
 
 HIGH = "at_least_one_high"
 
@@ -82,7 +84,7 @@ def dealer_view_cards(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_source_examples_of_values() -> None:
-    """The source's examples (RULES.md §2, "Values")."""
+    """The source's examples (docs/rules.md §2.3)."""
     assert totals(["AS", "KD", "7H"], HIGH) == [18, 28]
     assert hand_points(["AS", "KD", "7H"], HIGH) == 28
     assert hand_points(["AS", "AD", "9C", "3H"], HIGH) == 24
@@ -142,6 +144,7 @@ def test_options_and_validation() -> None:
     assert Greek31({"max_bet": None}).options["max_bet"] is None
     names = {spec.name for spec in Greek31.OPTIONS}
     assert names == {
+        "start",
         "decks",
         "min_bet",
         "max_bet",

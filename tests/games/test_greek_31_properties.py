@@ -1,4 +1,4 @@
-"""Property tests for Greek 31: thousands of random hands through the engine (RULES.md §0, §2).
+"""Property tests for Greek 31: thousands of random hands through the engine (docs/rules.md §0, §2).
 
 After every action: chips are conserved and never negative, the dealer can always pay every
 stake still at risk, the cards in play and in the deck make up the whole shoe, ``to_act`` is
@@ -18,10 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import app.simulate as simulate_module
-from app.games.base import Action, RuleError, action_fits, random_action
-from app.games.cards import canonical_shoe, fixed_seeds
-from app.games.greek_31 import Greek31
-from app.games.values import ACE_RULES
+from app.games.core.actions import Action, action_fits, random_action
+from app.games.core.cards import canonical_shoe, fixed_seeds
+from app.games.core.errors import RuleError
+from app.games.core.values import ACE_RULES
+from app.games.greek_31.engine import Greek31
 
 OPTIONS = st.fixed_dictionaries(
     {

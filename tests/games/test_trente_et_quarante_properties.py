@@ -1,4 +1,4 @@
-"""Property tests for Trente et Quarante: thousands of random coups (RULES.md §4).
+"""Property tests for Trente et Quarante: thousands of random coups (docs/rules.md §4).
 
 Random legal actions, timeouts, bettors sitting (seated and standing), leaving and topping up,
 the house's cover changing under the table, random options, and shoes that are either shuffled
@@ -21,9 +21,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.games.base import Action, LegalAction, action_fits, random_action
-from app.games.cards import canonical_shoe, fixed_seeds
-from app.games.trente_et_quarante import TrenteEtQuarante
+from app.games.core.actions import Action, LegalAction, action_fits, random_action
+from app.games.core.cards import canonical_shoe, fixed_seeds
+from app.games.trente_et_quarante.engine import TrenteEtQuarante
 
 OPTIONS = st.fixed_dictionaries(
     {},
@@ -141,7 +141,7 @@ class Table:
             else:
                 assert action == {"kind": "close"}
                 assert not action_fits(action, game.legal_actions(seat))
-            game.apply(seat, action)
+            game.apply(seat, action, by_clock=True)
 
     def collect(self) -> None:
         """Read the log (cards of the shoe) and the finished hand (the house's net)."""

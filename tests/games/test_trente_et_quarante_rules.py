@@ -1,4 +1,5 @@
-"""Rule tests for Trente et Quarante on stacked shoes (RULES.md §4; seed 002, the Venice rules).
+"""Rule tests for Trente et Quarante on stacked shoes (docs/rules.md §4; the Venice rules of its
+source).
 
 Each test deals a coup from cards set on the stock before the window opens (the engine shuffles
 only an empty stock), stakes through ``legal`` and checks the chips, the rows, the calls and
@@ -14,11 +15,13 @@ from typing import Any
 
 import pytest
 
-from app.games.base import OptionError, Transfer, action_fits
-from app.games.cards import Shuffle, canonical_shoe, fixed_seeds
-from app.games.trente_et_quarante import TrenteEtQuarante
-from app.games.trente_et_quarante_coup import POINTS, Coup, deal_coup
-from app.games.trente_et_quarante_stakes import (
+from app.games.core.actions import action_fits
+from app.games.core.cards import Shuffle, canonical_shoe, fixed_seeds
+from app.games.core.money import Transfer
+from app.games.core.options import OptionError
+from app.games.trente_et_quarante.coup import POINTS, Coup, deal_coup
+from app.games.trente_et_quarante.engine import TrenteEtQuarante
+from app.games.trente_et_quarante.stakes import (
     PrisonStake,
     exposure,
     house_limit,
@@ -27,7 +30,7 @@ from app.games.trente_et_quarante_stakes import (
     premium,
 )
 
-# The four example coups of the source (seed 002: "Winning combinations"), re-dealt with cards
+# The four example coups of the source (the source: "Winning combinations"), re-dealt with cards
 # that make the totals and the first card's colour the source describes.
 RED_AND_COLOUR = (["TH", "9S", "8D", "QC"], ["TS", "TD", "KC", "2H"])  # 37 / 32, first red
 RED_AND_INVERSE = (["5S", "KH", "QD", "JC"], ["TC", "TD", "9H", "2S"])  # 35 / 31, first black
@@ -75,7 +78,7 @@ def act(game: TrenteEtQuarante, seat: int, kind: str, **params: Any) -> None:
 def close(game: TrenteEtQuarante) -> None:
     """The window's timer runs out."""
     for seat, action in game.timeout_actions():
-        game.apply(seat, action)
+        game.apply(seat, action, by_clock=True)
 
 
 def play(
@@ -725,6 +728,7 @@ def test_can_start() -> None:
 def test_options_and_their_errors() -> None:
     game = new_game()
     assert {o.name: o.default for o in game.OPTIONS} == {
+        "start": "auto",  # the table's, common to every game
         "decks": 6,
         "seats": 7,
         "min_stake": 10,

@@ -1,4 +1,4 @@
-"""Property tests for Trianta Ena: thousands of random rounds through the engine (RULES.md §1).
+"""Property tests for Trianta Ena: thousands of random rounds through the engine (docs/rules.md §1).
 
 Random legal actions (and timeouts), players leaving and sitting down between rounds and during
 them, random table options; after every step the invariants are checked: chips conserved and
@@ -18,10 +18,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.games.base import Action, action_fits, random_action
-from app.games.cards import canonical_shoe, fixed_seeds
-from app.games.trianta_ena import TriantaEna
-from app.games.trianta_ena_round import Round
+from app.games.core.actions import Action, action_fits, random_action
+from app.games.core.cards import canonical_shoe, fixed_seeds
+from app.games.trianta_ena.engine import TriantaEna
+from app.games.trianta_ena.state import Round
 
 OPTIONS = st.fixed_dictionaries(
     {},

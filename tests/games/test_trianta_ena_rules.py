@@ -1,4 +1,4 @@
-"""Rule tests for Trianta Ena (RULES.md §1) on stacked decks.
+"""Rule tests for Trianta Ena (docs/rules.md §1) on stacked decks.
 
 The deal order the engine documents: each dealt-in player's face-down card in seat order, the
 banker's up card; after the betting window each staking player's two face-up cards in turn, then
@@ -13,13 +13,15 @@ from typing import Any
 
 import pytest
 
-from app.games.base import OptionError, RuleError, action_fits, parse_options
-from app.games.cards import canonical_shoe, fixed_seeds
-from app.games.registry import game_class
-from app.games.trianta_ena import TriantaEna
-from app.games.trianta_ena_bot import bet_amount, folds, hit_below, takes_bank
-from app.games.trianta_ena_hands import is_natural, settle, value
-from app.games.trianta_ena_stats import TriantaEnaStats
+from app.games.core.actions import action_fits
+from app.games.core.cards import canonical_shoe, fixed_seeds
+from app.games.core.errors import RuleError
+from app.games.core.options import OptionError, parse_options
+from app.games.core.registry import game_class
+from app.games.trianta_ena.bot import bet_amount, folds, hit_below, takes_bank
+from app.games.trianta_ena.engine import TriantaEna
+from app.games.trianta_ena.scoring import is_natural, settle, value
+from app.games.trianta_ena.stats import TriantaEnaStats
 from app.simulate import simulate
 
 # --------------------------------------------------------------------------- helpers
@@ -69,6 +71,7 @@ def total_chips(game: TriantaEna) -> int:
 def test_options_defaults_and_checks() -> None:
     options = parse_options(TriantaEna.OPTIONS, {})
     assert options == {
+        "start": "auto",  # the table's, common to every game
         "max_players": 7,
         "decks": 2,
         "min_bet": 1,

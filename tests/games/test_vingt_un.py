@@ -1,4 +1,4 @@
-"""Rule tests for Vingt-un (RULES.md §3), on stacked packs.
+"""Rule tests for Vingt-un (docs/rules.md §3), on stacked packs.
 
 The deal order with the dealer in seat 0 and players in seats 1 and 2 is: a first card to
 seat 1, seat 2, the dealer; then (after the stakes and the double call) a second card to seat
@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from app.games.base import OptionError, action_fits
-from app.games.cards import deck, fixed_seeds
-from app.games.vingt_un import VingtUn
-from app.games.vingt_un_hand import is_soft, outcome, points
+from app.games.core.actions import action_fits
+from app.games.core.cards import deck, fixed_seeds
+from app.games.core.options import OptionError
+from app.games.vingt_un.engine import VingtUn
+from app.games.vingt_un.scoring import is_soft, outcome, points
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -107,6 +108,7 @@ def test_settlement_table(dealer: int, player: int, times: int) -> None:
 def test_options_and_defaults() -> None:
     game = VingtUn({})
     assert game.options == {
+        "start": "auto",  # the table's, common to every game
         "min_bet": 10,
         "max_bet": 100,
         "natural_takes_deal": True,

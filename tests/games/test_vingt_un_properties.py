@@ -1,4 +1,4 @@
-"""Property tests for Vingt-un: thousands of random hands through the engine (RULES.md §0, §3).
+"""Property tests for Vingt-un: thousands of random hands through the engine (docs/rules.md §0, §3).
 
 After every action: chips are conserved and never negative; ``to_act`` is exactly the seats
 with something legal; every action drawn from ``legal`` is applied without error; near-miss
@@ -16,11 +16,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.games.base import Action, action_fits, random_action
-from app.games.cards import fixed_seeds
-from app.games.vingt_un import VingtUn
-from app.games.vingt_un_hand import Hand
-from app.games.vingt_un_stats import NATURAL_EXACT
+from app.games.core.actions import Action, action_fits, random_action
+from app.games.core.cards import fixed_seeds
+from app.games.vingt_un.engine import VingtUn
+from app.games.vingt_un.state import Hand
+from app.games.vingt_un.stats import NATURAL_EXACT
 from app.simulate import simulate
 
 

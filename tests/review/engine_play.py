@@ -1,5 +1,5 @@
 """Hands of every game played by bots on the pure engines, recorded as the table runtime
-records them (RULES.md §0, "A hand"): the snapshot, balances and the seeds of new shuffles in
+records them (docs/rules.md §0.9): the snapshot, balances and the seeds of new shuffles in
 the private part, the actions and roster changes in order, every event, the settlement. The
 views every seat and a spectator had after each step are kept beside each record.
 
@@ -13,9 +13,10 @@ import json
 import random
 from typing import Any
 
-from app.games.base import Game, action_fits
-from app.games.cards import Shuffle
-from app.games.registry import game_class
+from app.games.core.actions import action_fits
+from app.games.core.cards import Shuffle
+from app.games.core.game import Game
+from app.games.core.registry import game_class
 from app.simulate import seed_stream, settle_between_hands
 
 MAX_LATECOMERS = 2
@@ -55,7 +56,7 @@ def recorded(game_id: str, hands: int = 20, seed: int = 7) -> tuple[Any, ...]:
                 spare += 1
             elif rng.random() < 0.1 and (pairs := engine.timeout_actions()):
                 for s, action in pairs:
-                    engine.apply(s, action)
+                    engine.apply(s, action, by_clock=True)
                     entries.append({"seat": s, "action": action, "by": "timeout"})
                     events += engine.take_log()
                     live.append([engine.view(w) for w in watchers])

@@ -1,4 +1,4 @@
-"""The proof of a fair shuffle (issue 7, "Proof of a fair shuffle"; docs/fairness.md).
+"""The proof of a fair shuffle (docs/fairness.md).
 
 Once its shoes are retired (their seeds published), every recorded hand of every game is
 verified: commitment, deal order, continuity of the stock, cards dealt and chips moved. A
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.games.cards import Shuffle, shuffled
-from app.games.registry import GAME_IDS
+from app.games.core.cards import Shuffle, shuffled
+from app.games.core.registry import GAME_IDS
 from app.review.fairness import (
     FAILED,
     NOT_YET_REVEALED,
@@ -194,7 +194,7 @@ def test_the_algorithm_in_docs_fairness_is_the_one_the_server_runs() -> None:
     import re
     from pathlib import Path
 
-    from app.games.cards import canonical_shoe, commitment
+    from app.games.core.cards import canonical_shoe, commitment
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
     match = re.search(r"```python\n(.*?)```", doc, re.S)

@@ -1,5 +1,5 @@
 """Hand lists: newest first, filtered by game and date, paged by cursor, served by an index
-(issue 7, "Hand lists"; app/review/lists.py; migrations/versions/0003_review_indexes.py).
+(app/review/lists.py; migrations/versions/0003_review_indexes.py).
 
 The plans are checked on the database the suite runs on: SQLite's ``EXPLAIN QUERY PLAN``, or
 PostgreSQL's ``EXPLAIN`` (``TEST_DATABASE_URL``), with sequential and bitmap scans turned off so
@@ -38,10 +38,7 @@ async def fill(session: AsyncSession) -> list[dict[str, Any]]:
     so the cursor's tie-break by id matters); returns the hands."""
     await session.execute(
         insert(Player),
-        [
-            {"id": p, "name": p.upper(), "token_hash": f"h-{p}", "is_bot": False, "created_at": T0}
-            for p in PLAYERS
-        ],
+        [{"id": p, "name": p.upper(), "is_bot": False, "created_at": T0} for p in PLAYERS],
     )
     await session.execute(
         insert(GameTable),

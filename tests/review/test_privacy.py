@@ -1,4 +1,4 @@
-"""Privacy of the review side, per game (issue 7, "Privacy"; RULES.md §0 "Hidden information").
+"""Privacy of the review side, per game (docs/rules.md §0.8).
 
 What a reader may know of a hand is what the live table showed them: the cards in the views
 their seat had during it. Nothing the review side hands out may name another card: not the
@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from app.games.cards import is_valid_card
-from app.games.registry import GAME_IDS
-from app.history import public_record
+from app.games.core.cards import is_valid_card
+from app.games.core.registry import GAME_IDS
 from app.review.export import hand_export
 from app.review.fairness import StoredShoe
+from app.review.history import public_record
 from app.review.steps import replay_for
 from tests.review.engine_play import recorded, watchers_of
 

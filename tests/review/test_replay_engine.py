@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.registry import GAME_IDS
-from app.replay import ReplayError, start
+from app.games.core.registry import GAME_IDS
+from app.review.replay import ReplayError, start
 from tests.review.engine_play import recorded, watchers_of
 
 

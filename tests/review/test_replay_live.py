@@ -1,4 +1,4 @@
-"""The replay of each game gives back exactly the views the live table sent (issue 7).
+"""The replay of each game gives back exactly the views the live table sent.
 
 People play a few hands of every game through the real server (someone sits down and stands
 up again in the middle of a hand); every client keeps every state it was sent. Each finished
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.replay import engine_view, start
+from app.review.replay import engine_view, start
 from tests.conftest import LiveServer
 from tests.review.live_play import GAMES, play, records
 

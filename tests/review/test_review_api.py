@@ -1,4 +1,4 @@
-"""The review side through the real server, after people played (issue 7).
+"""The review side through the real server, after people played.
 
 A few hands of Vingt-un are played (someone sits down during a hand and stands up again);
 then, over HTTP as each kind of reader:

@@ -1,4 +1,4 @@
-"""The ledger's sessions (issue 7, "Exports": player, buy-in, buy-out, stack, net per session;
+"""The ledger's sessions (the exports: player, buy-in, buy-out, stack, net per session;
 app/review/sessions.py).
 
 A player still seated has a session still open: its ``stack`` is what they have on the table,
@@ -27,10 +27,7 @@ async def test_an_open_session_counts_the_chips_in_front_of_the_player(
     # (bets:T:P); Ada has paid 10 of hers into the pot (a hand's result: -10); Basil none.
     await session.execute(
         insert(Player),
-        [
-            {"id": p, "name": p.title(), "token_hash": f"h-{p}", "is_bot": False, "created_at": T0}
-            for p in ("ada", "basil")
-        ],
+        [{"id": p, "name": p.title(), "is_bot": False, "created_at": T0} for p in ("ada", "basil")],
     )
     await session.execute(
         insert(GameTable),

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from app.games.registry import GAME_IDS
-from app.replay import Step
+from app.games.core.registry import GAME_IDS
+from app.review.replay import Step
 from app.review.steps import action_text, describe, replay_for
 from tests.review.engine_play import recorded
 

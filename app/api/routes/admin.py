@@ -8,41 +8,69 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel, Field
+from pydantic import Field
 from sqlalchemy import select
 
-from app import ledger
 from app.api.deps import HostDep, ServicesDep
+from app.api.errors import ApiRoute, errors
+from app.api.schemas import StrictBody
+from app.api.schemas.host import (
+    Audit,
+    Bankroll,
+    BotAdded,
+    HostActionRow,
+    HostSettings,
+    HouseBalance,
+    PlayerRow,
+    RecoveryReport,
+    SeatRemoved,
+    Seeded,
+)
+from app.api.schemas.tables import TableClosed, TableSummary
+from app.cluster.board import admin_row
+from app.cluster.bus import house_funded
+from app.db import account_ids, ledger, store
+from app.db.ledger import InsufficientFunds
 from app.db.models import Account, HostAction, Player
-from app.ledger import InsufficientFunds
-from app.runtime import store
-from app.runtime.table import TableActor
+from app.runtime.table.actor import TableActor
 from app.services import Services
 
-router = APIRouter(prefix="/api/admin", tags=["host"], dependencies=[HostDep])
+router = APIRouter(
+    prefix="/api/admin",
+    tags=["host"],
+    dependencies=[HostDep],
+    route_class=ApiRoute,
+    responses=errors(403, 404, 409, 422),
+)
 
 MAX_GRANT = 10**12
 
 
-class HouseFunds(BaseModel):
+class HouseFunds(StrictBody):
     amount: int = Field(gt=0, le=MAX_GRANT, description="chips to grant to the house")
     reason: str = Field(default="host top-up", max_length=80)
 
 
-class ChipsIn(BaseModel):
+class ChipsIn(StrictBody):
     amount: int = Field(ge=-MAX_GRANT, le=MAX_GRANT, description="grant (>0) or take (<0)")
     reason: str = Field(min_length=1, max_length=80)
 
 
-class PauseIn(BaseModel):
+class PauseIn(StrictBody):
     reason: str = Field(default="", max_length=200)
 
 
-class CloseIn(BaseModel):
+class CloseIn(StrictBody):
     reason: str = Field(default="The host closed this table", max_length=200)
 
 
-class SettingsIn(BaseModel):
+class SeedIn(StrictBody):
+    seed: str = Field(
+        pattern=r"^[0-9a-fA-F]{2,64}$", description="1 to 32 bytes in hex: the shuffles' seed"
+    )
+
+
+class SettingsIn(StrictBody):
     starting_bankroll: int = Field(ge=0, le=10**9)
 
 
@@ -59,37 +87,40 @@ async def _record(
     await services.writer.run(store.record_host_action, action, detail, note)
 
 
-@router.get("/audit")
+@router.get("/audit", response_model=Audit)
 async def audit(services: ServicesDep) -> dict[str, Any]:
-    """Chips granted against the sum over every account (PROTOCOL.md), after pending writes,
-    with the house's balance and the chips by kind of account."""
+    """Chips granted against the sum over every account (docs/protocol.md), after pending writes,
+    with the house's balance and the chips by kind of account: every figure from one
+    statement, so from one snapshot while the writer commits (:func:`app.db.ledger.audit`)."""
     await services.writer.flush()
     async with services.sessionmaker() as session:
-        result = await ledger.audit(session)
-        result["house"] = await ledger.balance(session, ledger.HOUSE)
-        rows = await session.execute(select(Account.kind, Account.balance))
-        by_kind: dict[str, int] = {}
-        for kind, balance in rows:
-            by_kind[kind] = by_kind.get(kind, 0) + int(balance)
-        result["by_kind"] = by_kind
-    return result
+        return await ledger.audit(session)
 
 
-@router.post("/house")
+@router.get("/recovery", response_model=RecoveryReport)
+async def recovery(services: ServicesDep) -> dict[str, Any]:
+    """What this start-up recovered: tables restored, hands voided, and the tables that
+    could not be restored, closed with their chips returned (with the reason)."""
+    return services.lobby.recovery.to_json()
+
+
+@router.post("/house", response_model=HouseBalance)
 async def fund_house(body: HouseFunds, services: ServicesDep) -> dict[str, Any]:
     """Grant chips to the house that banks Trente et Quarante."""
     balance = await services.writer.run(store.fund_house, body.amount, body.reason)
     services.lobby.house.fund(body.amount)  # the tables it banks publish their new limits
+    if services.bus is not None:  # cluster mode: the other nodes' tables too (bus.py)
+        await house_funded(services.bus, body.amount)
     return {"house": balance}
 
 
-@router.get("/players")
+@router.get("/players", response_model=list[PlayerRow])
 async def players(services: ServicesDep) -> list[dict[str, Any]]:
     """Every player with their bankroll."""
     async with services.sessionmaker() as session:
         rows = await session.execute(
             select(Player.id, Player.name, Player.is_bot, Player.created_at, Account.balance)
-            .join(Account, Account.id == "bankroll:" + Player.id, isouter=True)
+            .join(Account, Account.id == account_ids.bankroll_of(Player.id), isouter=True)
             .order_by(Player.created_at)
         )
         return [
@@ -104,7 +135,7 @@ async def players(services: ServicesDep) -> list[dict[str, Any]]:
         ]
 
 
-@router.post("/players/{player_id}/chips")
+@router.post("/players/{player_id}/chips", response_model=Bankroll)
 async def grant_or_take(player_id: str, body: ChipsIn, services: ServicesDep) -> dict[str, Any]:
     """Grant chips to a bankroll (amount > 0) or take them back (amount < 0), through the
     ledger with the host's reason. A take larger than the bankroll is refused."""
@@ -121,25 +152,17 @@ async def grant_or_take(player_id: str, body: ChipsIn, services: ServicesDep) ->
     return {"player_id": player_id, "bankroll": balance}
 
 
-@router.get("/tables")
+@router.get("/tables", response_model=list[TableSummary])
 async def tables(services: ServicesDep) -> list[dict[str, Any]]:
-    """Every open table, private ones included, with invite links."""
-    out = []
-    for table in services.lobby.tables.values():
-        if table.closed:
-            continue
-        row = table.summary()
-        # a removed seat stands up at the next moment the rules allow: say so meanwhile
-        for seat in row["seats"]:
-            seat["leaving"] = seat["seat"] in table._pending_leave
-        if table.private:
-            row["invite_code"] = table.invite_code
-            row["invite_path"] = f"/tables/{table.table_id}?invite={table.invite_code}"
-        out.append(row)
+    """Every open table, private ones included, with invite links (and the seats leaving).
+    In cluster mode, every node's (the shared board, app/cluster/board.py)."""
+    out = [admin_row(table) for table in services.lobby.tables.values() if not table.closed]
+    if services.board is not None:
+        out += services.board.admin_rows()
     return out
 
 
-@router.post("/tables/{table_id}/pause")
+@router.post("/tables/{table_id}/pause", response_model=TableSummary)
 async def pause(
     table_id: str, services: ServicesDep, body: PauseIn | None = None
 ) -> dict[str, Any]:
@@ -151,7 +174,7 @@ async def pause(
     return table.summary()
 
 
-@router.post("/tables/{table_id}/resume")
+@router.post("/tables/{table_id}/resume", response_model=TableSummary)
 async def resume(table_id: str, services: ServicesDep) -> dict[str, Any]:
     table = _table(services, table_id)
     await table.resume()
@@ -159,7 +182,7 @@ async def resume(table_id: str, services: ServicesDep) -> dict[str, Any]:
     return table.summary()
 
 
-@router.post("/tables/{table_id}/close")
+@router.post("/tables/{table_id}/close", response_model=TableClosed)
 async def close(
     table_id: str, services: ServicesDep, body: CloseIn | None = None
 ) -> dict[str, Any]:
@@ -171,7 +194,7 @@ async def close(
     return {"table_id": table_id, "status": "closed"}
 
 
-@router.delete("/tables/{table_id}/seats/{seat}")
+@router.delete("/tables/{table_id}/seats/{seat}", response_model=SeatRemoved)
 async def remove_seat(table_id: str, seat: int, services: ServicesDep) -> dict[str, Any]:
     """Stand a player up (at the next moment the rules allow); the stack goes back to the
     bankroll."""
@@ -188,7 +211,7 @@ async def remove_seat(table_id: str, seat: int, services: ServicesDep) -> dict[s
     return {"seat": seat, "removed": left, "pending": not left}
 
 
-@router.post("/tables/{table_id}/bots", status_code=201)
+@router.post("/tables/{table_id}/bots", status_code=201, response_model=BotAdded)
 async def add_bot(table_id: str, services: ServicesDep) -> dict[str, Any]:
     table = _table(services, table_id)
     try:
@@ -199,7 +222,7 @@ async def add_bot(table_id: str, services: ServicesDep) -> dict[str, Any]:
     return {"seat": seat}
 
 
-@router.delete("/tables/{table_id}/bots/{seat}")
+@router.delete("/tables/{table_id}/bots/{seat}", response_model=SeatRemoved)
 async def remove_bot(table_id: str, seat: int, services: ServicesDep) -> dict[str, Any]:
     """Stand a bot up (at the next moment the rules allow), recorded as a host action."""
     left = await _table(services, table_id).remove_bot(seat)
@@ -209,12 +232,30 @@ async def remove_bot(table_id: str, seat: int, services: ServicesDep) -> dict[st
     return {"seat": seat, "removed": left, "pending": not left}
 
 
-@router.get("/settings")
+@router.post("/tables/{table_id}/seed", response_model=Seeded)
+async def seed_table(table_id: str, body: SeedIn, services: ServicesDep) -> dict[str, Any]:
+    """Tests only (``ENVIRONMENT=test``): every later shuffle of this table draws its seed
+    from a deterministic generator seeded by ``seed`` (app/games/cards.py ``seeded_source``),
+    so a browser test deals the pair, the tie or the natural it needs instead of waiting
+    for one. Anywhere else: 403, shuffles stay the CSPRNG's (docs/rules.md §0)."""
+    if services.settings.environment != "test":
+        raise HTTPException(
+            403, "a table's shuffle seed can be fixed only on a test server (ENVIRONMENT=test)"
+        )
+    if len(body.seed) % 2:
+        raise HTTPException(422, "seed must be whole bytes in hex (an even number of digits)")
+    table = _table(services, table_id)
+    await table.fix_seed(bytes.fromhex(body.seed))
+    await _record(services, "seed_table", {"table_id": table_id, "seed": body.seed.lower()})
+    return {"table_id": table_id, "seed": body.seed.lower()}
+
+
+@router.get("/settings", response_model=HostSettings)
 async def get_settings(services: ServicesDep) -> dict[str, Any]:
     return {"starting_bankroll": services.starting_bankroll}
 
 
-@router.put("/settings")
+@router.put("/settings", response_model=HostSettings)
 async def put_settings(body: SettingsIn, services: ServicesDep) -> dict[str, Any]:
     """Change the starting bankroll granted to each new player (kept across restarts)."""
     await services.writer.run(store.set_setting, "starting_bankroll", body.starting_bankroll)
@@ -223,7 +264,7 @@ async def put_settings(body: SettingsIn, services: ServicesDep) -> dict[str, Any
     return {"starting_bankroll": body.starting_bankroll}
 
 
-@router.get("/actions")
+@router.get("/actions", response_model=list[HostActionRow])
 async def actions(services: ServicesDep) -> list[dict[str, Any]]:
     """Every host action, newest first."""
     async with services.sessionmaker() as session:

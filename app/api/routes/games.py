@@ -1,4 +1,4 @@
-"""``GET /api/games``: every game with its options (PROTOCOL.md, "Games and tables")."""
+"""``GET /api/games``: every game with its options (docs/protocol.md §4.4)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import ServicesDep
-from app.games.registry import games
+from app.api.errors import ApiRoute
+from app.api.schemas.games import GameInfo
+from app.games.core.registry import games
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], route_class=ApiRoute)
 
 
 def games_listing(game_ids: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -19,12 +21,13 @@ def games_listing(game_ids: tuple[str, ...]) -> list[dict[str, Any]]:
             "title": cls.title,
             "min_players": cls.MIN_PLAYERS,
             "options": [spec.public() for spec in cls.OPTIONS],
+            "options_schema": cls.OPTIONS_MODEL.json_schema(),
             "actions": sorted(cls.ACTION_KINDS),
         }
         for cls in games(game_ids).values()
     ]
 
 
-@router.get("/games")
+@router.get("/games", response_model=list[GameInfo])
 async def list_games(services: ServicesDep) -> list[dict[str, Any]]:
     return games_listing(services.settings.game_ids)

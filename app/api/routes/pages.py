@@ -1,20 +1,39 @@
-"""The browser's pages: the lobby and a table (Jinja2; the client is static JS)."""
+"""The browser's pages: the lobby and a table (Jinja2; the client is static JS).
+
+A table's page answers 404 with a page of its own (``table_missing.html``, with the way back
+to the lobby) for a table that does not exist, is closed, or is private and asked for without
+its invite: the same page for all three, so that it never tells a stranger that a private
+table exists.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.api.deps import ServicesDep, SessionDep, optional_player
+from app.api.errors import ApiRoute
 from app.api.routes.games import games_listing
+from app.games.core.registry import GAME_IDS, game_class, games
+from app.rulebook.option_words import summary_option_words
 
 ROOT = Path(__file__).resolve().parents[3]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 
-router = APIRouter(tags=["pages"], include_in_schema=False)
+
+def game_titles() -> dict[str, str]:
+    """Every game's title by its id, for the pages that name games (the hand lists, a player's
+    page): read from the games, so a new game is named without a list in the scripts."""
+    return {game: game_class(game).title for game in GAME_IDS}
+
+
+templates.env.globals["game_titles"] = game_titles
+
+router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -24,6 +43,8 @@ async def lobby(request: Request, services: ServicesDep) -> HTMLResponse:
         "lobby.html",
         {
             "games": games_listing(services.settings.game_ids),
+            # Each game's sentence for the lobby, from its class (Game.BLURB).
+            "blurbs": {gid: cls.BLURB for gid, cls in games(services.settings.game_ids).items()},
             "join_code_required": bool(services.settings.join_code),
         },
     )
@@ -40,9 +61,22 @@ async def table_page(
         or table.closed
         or not table.may_enter(viewer.id if viewer else None, request.query_params.get("invite"))
     ):
-        raise HTTPException(404, "no such table (a private table needs its invite link)")
+        return templates.TemplateResponse(request, "table_missing.html", {}, status_code=404)
+    summary = table.summary()
+    # The options in words (app/rulebook/option_words.py), drawn by static/js/table-info.js.
+    summary["option_words"] = summary_option_words(summary)
     return templates.TemplateResponse(
         request,
         "table.html",
-        {"table": table.summary(), "join_code_required": bool(services.settings.join_code)},
+        {
+            "table": summary,
+            "join_code_required": bool(services.settings.join_code),
+            "rules_href": rules_href(summary["game"], table_id, request.query_params.get("invite")),
+        },
     )
+
+
+def rules_href(game: str, table_id: str, invite: str | None) -> str:
+    """The game's "How to play" page, opened from a table: it links back to that table."""
+    query = {"table": table_id, **({"invite": invite} if invite else {})}
+    return f"/games/{game}/rules?{urlencode(query)}"

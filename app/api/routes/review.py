@@ -1,54 +1,53 @@
-"""The review API (issue 7): replays, exports, the proof of a fair shuffle, hand lists per
-table and per player, the player's figures and chart, the ledger CSVs.
+"""The review API: replays, exports, the proof of a fair shuffle, hand lists per
+table and per player, the player's figures and chart (the ledgers: :mod:`.ledgers`).
 
-Who may read what is :mod:`app.review.access`; every hand route answers 404 for a hand still
-being played.
+Who may read what is :mod:`app.review.access`: a private table is seen only by its players,
+its opener, its invite's holders and the host (404 or left out for anyone else); every hand
+route answers 404 for a hand still being played.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime
+from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import Response, StreamingResponse
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import OptionalPlayerDep, ServicesDep, SessionDep, is_host
-from app.api.routes import review_pages
+from app.api.deps import ServicesDep, SessionDep
+from app.api.download import attachment
+from app.api.errors import ApiRoute, errors, file_response
+from app.api.routes import ledgers, review_pages, settle
+from app.api.routes.hands import ReaderDep
+from app.api.schemas.hands import HandPage
+from app.api.schemas.review import PlayerFigures, Proof, Replay
 from app.db.models import GameTable, Hand, HandPlayer, Shoe
-from app.history import viewer_seat
-from app.replay import ReplayError
 from app.review import access, lists, sessions, stats
 from app.review.access import Reader
 from app.review.chart import bankroll_svg
 from app.review.export import hand_export
-from app.review.fairness import StoredShoe, earlier_hands, verify
+from app.review.fairness import StoredShoe, verify
+from app.review.history import viewer_seat
+from app.review.replay import ReplayError
+from app.review.shoe_chain import earlier_hands
 from app.review.steps import replay_for, shoes_of
 
-router = APIRouter(tags=["review"])
+router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 409, 422))
 
 GAME_ID = Query(None, max_length=40, pattern=r"^[a-z0-9-]+$")
 CURSOR = Query(None, max_length=120)
 DAY = Query(None, max_length=40, description="YYYY-MM-DD or an ISO date-time")
 
 
-def get_reader(request: Request, services: ServicesDep, player: OptionalPlayerDep) -> Reader:
-    return Reader(player=player, host=is_host(request, services))
-
-
-ReaderDep = Annotated[Reader, Depends(get_reader)]
-
-
 # --------------------------------------------------------------------------- one hand
 
 
 async def _readable(session: AsyncSession, hand_id: str, reader: Reader) -> tuple[Hand, int | None]:
-    hand = await access.finished_hand(session, hand_id)
+    hand = await access.finished_hand(session, hand_id, reader)
     seat = access.check_hand_reader(hand, reader)
     if seat is None and reader.player is not None:
         seat = viewer_seat(hand.record or {}, reader.player.id)
@@ -74,7 +73,7 @@ async def _shoes(
     }
 
 
-@router.get("/api/hands/{hand_id}/replay")
+@router.get("/api/hands/{hand_id}/replay", response_model=Replay)
 async def hand_replay(hand_id: str, session: SessionDep, reader: ReaderDep) -> dict[str, Any]:
     """The hand step by step, each view as the caller was entitled to see it then."""
     hand, seat = await _readable(session, hand_id, reader)
@@ -89,7 +88,16 @@ async def hand_replay(hand_id: str, session: SessionDep, reader: ReaderDep) -> d
     return out
 
 
-@router.get("/api/hands/{hand_id}/export")
+@router.get(
+    "/api/hands/{hand_id}/export",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The hand as a JSON file (schema table31/hand; docs/review.md).",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
 async def hand_export_json(hand_id: str, session: SessionDep, reader: ReaderDep) -> Response:
     """The hand as JSON (schema ``table31/hand``, ``schema_version``; docs/review.md)."""
     hand, seat = await _readable(session, hand_id, reader)
@@ -106,11 +114,11 @@ async def hand_export_json(hand_id: str, session: SessionDep, reader: ReaderDep)
     return Response(
         json.dumps(body, indent=2),
         media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.json"'},
+        headers={"Content-Disposition": attachment(f"hand-{hand_id}.json")},
     )
 
 
-@router.get("/api/hands/{hand_id}/verify")
+@router.get("/api/hands/{hand_id}/verify", response_model=Proof)
 async def hand_verify(hand_id: str, session: SessionDep, reader: ReaderDep) -> dict[str, Any]:
     """The proof of a fair shuffle: commitment, deal order, cards dealt (docs/fairness.md)."""
     hand, _ = await _readable(session, hand_id, reader)
@@ -154,14 +162,12 @@ async def _page(
     session: AsyncSession, filters: lists.Filters, before: str | None, limit: int, reader: Reader
 ) -> dict[str, Any]:
     try:
-        return await lists.hand_page(
-            session, filters, before=before, limit=limit, viewer_id=reader.player_id
-        )
+        return await lists.hand_page(session, filters, before=before, limit=limit, reader=reader)
     except lists.BadCursor as err:
         raise HTTPException(422, str(err)) from None
 
 
-@router.get("/api/tables/{table_id}/hands")
+@router.get("/api/tables/{table_id}/hands", response_model=HandPage)
 async def table_hands(
     table_id: str,
     session: SessionDep,
@@ -174,11 +180,9 @@ async def table_hands(
 ) -> dict[str, Any]:
     """A table's hands, newest first; ``next`` is the ``before`` of the following page."""
     access.check_signed_in(reader)
-    table = await _table(session, table_id)
+    table = await access.visible_table(session, table_id, reader)
     if table is None:
-        raise HTTPException(404, "no such table")
-    if getattr(table, "private", False):
-        await access.check_table_reader(session, table_id, reader)
+        raise HTTPException(404, access.NO_TABLE)
     filters = _filters(table_id=table_id, game=game, since=since, until=until)
     page = await _page(session, filters, before, limit, reader)
     page["table"] = {
@@ -190,7 +194,7 @@ async def table_hands(
     return page
 
 
-@router.get("/api/players/{player_id}/hands")
+@router.get("/api/players/{player_id}/hands", response_model=HandPage)
 async def player_hands(
     player_id: str,
     session: SessionDep,
@@ -235,16 +239,20 @@ async def _player(session: AsyncSession, player_id: str) -> dict[str, Any]:
     return card
 
 
-@router.get("/api/players/{player_id}")
+@router.get("/api/players/{player_id}", response_model=PlayerFigures)
 async def player_page_data(
     player_id: str, session: SessionDep, reader: ReaderDep
 ) -> dict[str, Any]:
-    """The player's figures: hands played, net per game, biggest win and loss, sessions."""
+    """The player's figures: hands played, net per game, biggest win and loss, sessions
+    (without the private tables hidden from the reader)."""
     access.check_signed_in(reader)
     card = await _player(session, player_id)
-    figures = await stats.player_figures(session, player_id)
-    sittings = await sessions.player_sessions(session, player_id)
-    points = await stats.bankroll_points(session, player_id)
+    hidden = await access.hidden_tables_of(session, player_id, reader)
+    figures = await stats.player_figures(session, player_id, hidden)
+    sittings = [
+        s for s in await sessions.player_sessions(session, player_id) if s.table_id not in hidden
+    ]
+    points = await stats.bankroll_points(session, player_id, hidden)
     return {
         **card,
         **figures,
@@ -258,12 +266,18 @@ async def player_page_data(
     }
 
 
-@router.get("/api/players/{player_id}/chart.svg")
+@router.get(
+    "/api/players/{player_id}/chart.svg",
+    response_class=Response,
+    responses=file_response("image/svg+xml", "The bankroll chart."),
+)
 async def player_chart(player_id: str, session: SessionDep, reader: ReaderDep) -> Response:
-    """The bankroll over time, drawn by the server as SVG."""
+    """The bankroll over time, drawn by the server as SVG (without the private tables hidden
+    from the reader)."""
     access.check_signed_in(reader)
     card = await _player(session, player_id)
-    points = stats.thin(await stats.bankroll_points(session, player_id))
+    hidden = await access.hidden_tables_of(session, player_id, reader)
+    points = stats.thin(await stats.bankroll_points(session, player_id, hidden))
     return Response(
         bankroll_svg(points, card["name"]),
         media_type="image/svg+xml",
@@ -271,7 +285,11 @@ async def player_chart(player_id: str, session: SessionDep, reader: ReaderDep) -
     )
 
 
-@router.get("/api/players/{player_id}/hands.jsonl")
+@router.get(
+    "/api/players/{player_id}/hands.jsonl",
+    response_class=Response,
+    responses=file_response("application/x-ndjson", "One hand export a line."),
+)
 async def player_hands_jsonl(
     player_id: str, session: SessionDep, reader: ReaderDep, services: ServicesDep
 ) -> StreamingResponse:
@@ -328,75 +346,13 @@ async def player_hands_jsonl(
     return StreamingResponse(
         lines(),
         media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="hands-{player_id}.jsonl"'},
+        headers={"Content-Disposition": attachment(f"hands-{player_id}.jsonl")},
     )
-
-
-# --------------------------------------------------------------------------- ledgers
-
-
-def _csv(body: str, filename: str) -> Response:
-    return Response(
-        body,
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
-
-
-@router.get("/api/tables/{table_id}/ledger")
-async def table_ledger(table_id: str, session: SessionDep, reader: ReaderDep) -> dict[str, Any]:
-    """A table's sessions as JSON (the same rows as the CSV)."""
-    await access.check_table_reader(session, table_id, reader)
-    rows = await sessions.table_sessions(session, table_id)
-    return {"table_id": table_id, "sessions": [s.to_json() for s in rows]}
-
-
-@router.get("/api/tables/{table_id}/ledger.csv")
-async def table_ledger_csv(table_id: str, session: SessionDep, reader: ReaderDep) -> Response:
-    """A table's ledger: one row per session (player, buy-in, buy-out, stack, net)."""
-    await access.check_table_reader(session, table_id, reader)
-    rows = await sessions.table_sessions(session, table_id)
-    return _csv(sessions.to_csv(rows), f"ledger-{table_id}.csv")
-
-
-def night_window(day: str | None, tz: str) -> tuple[datetime, datetime, str]:
-    """A night: from noon of ``day`` to noon of the next day, in the time zone ``tz``
-    (a game that starts at 20:00 and ends at 02:00 is one night). Default: the last night
-    that has begun."""
-    try:
-        zone = ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise HTTPException(422, f"unknown time zone {tz!r}") from None
-    if day:
-        try:
-            first = date.fromisoformat(day)
-        except ValueError:
-            raise HTTPException(422, "date must be YYYY-MM-DD") from None
-    else:
-        now = datetime.now(zone)
-        first = (now - timedelta(hours=12)).date()
-    start = datetime.combine(first, time(12), tzinfo=zone)
-    end = datetime.combine(first + timedelta(days=1), time(12), tzinfo=zone)
-    return start.astimezone(UTC), end.astimezone(UTC), first.isoformat()
-
-
-@router.get("/api/ledger/night.csv")
-async def night_ledger_csv(
-    session: SessionDep,
-    reader: ReaderDep,
-    date: str | None = Query(None, max_length=10, description="the night's first day"),
-    tz: str = Query("UTC", max_length=60, description="an IANA time zone, e.g. Europe/Oslo"),
-) -> Response:
-    """A night's ledger, every table: one row per session that began that night (the host
-    sees every table; a player the tables they sat at that night)."""
-    access.check_signed_in(reader)
-    start, end, first = night_window(date, tz)
-    rows = await sessions.night_sessions(session, start, end)
-    if not reader.host:
-        mine = {s.table_id for s in rows if s.player_id == reader.player_id}
-        rows = [s for s in rows if s.table_id in mine]
-    return _csv(sessions.to_csv(rows), f"ledger-night-{first}.csv")
 
 
 # The review pages (/hands/{id}, /players/{id}, /tables/{id}/history) come with the API.
 router.include_router(review_pages.router)
+# Settling up (/api/settle, /api/settle.csv, /settle) comes with them.
+router.include_router(settle.router)
+# The ledgers (a table's sessions, a night's CSV) too.
+router.include_router(ledgers.router)

@@ -1,8 +1,12 @@
-"""The review pages (issue 7): a hand's replay, a player's page, a table's hand history.
+"""The review pages: a hand's replay, a player's page, a table's hand history.
 
 The pages are shells: their scripts read the review API (``app/api/routes/review.py``) with
-the caller's cookie (or the host's token kept in the tab), so who may see what is decided in
-one place, the API. A page only says which hand, player or table it is about.
+the caller's cookie (or the host's token kept in the tab), so what a reader may see of a hand
+is decided in one place, the API. A page only says which hand, player or table it is about —
+which, for a private table, is already too much for a stranger: a hand's page and a table's
+history answer 404 to anyone the table is hidden from, as for an id never given out
+(:mod:`app.review.access`). The host opens them with ``?admin_token=`` (or as a player of
+the table); an invite holder with the table's ``?invite=``.
 """
 
 from __future__ import annotations
@@ -13,12 +17,15 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from app.api.deps import SessionDep
+from app.api.errors import ApiRoute
+from app.api.routes.hands import ReaderDep
 from app.api.routes.pages import templates
-from app.db.models import GameTable, Hand, Player
-from app.games.registry import GAME_MODULES, game_class
+from app.db.models import Player
+from app.games.core.registry import GAME_MODULES, game_class
+from app.review import access
 
 ROOT = Path(__file__).resolve().parents[3]
-router = APIRouter(tags=["pages"], include_in_schema=False)
+router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
 
 
 def _game_css(game: str) -> str | None:
@@ -27,11 +34,24 @@ def _game_css(game: str) -> str | None:
     return f"/static/css/games/{game}.css" if game in GAME_MODULES and path.exists() else None
 
 
+def missing(request: Request, what: str) -> HTMLResponse:
+    """The site's own "not here" page (404), the same for an id never given out and for
+    what the reader may not see."""
+    return templates.TemplateResponse(
+        request, "table_missing.html", {"what": what}, status_code=404
+    )
+
+
 @router.get("/hands/{hand_id}", response_class=HTMLResponse)
-async def hand_page(hand_id: str, request: Request, session: SessionDep) -> HTMLResponse:
-    hand = await session.get(Hand, hand_id) if len(hand_id) <= 40 else None
-    if hand is None or hand.status == "playing":
-        raise HTTPException(404, "no finished hand with that id")
+async def hand_page(
+    hand_id: str, request: Request, session: SessionDep, reader: ReaderDep
+) -> HTMLResponse:
+    try:
+        hand = await access.finished_hand(session, hand_id, reader)
+    except HTTPException as err:
+        if err.status_code != 404:
+            raise
+        return missing(request, "hand")
     return templates.TemplateResponse(
         request,
         "hand.html",
@@ -49,15 +69,17 @@ async def hand_page(hand_id: str, request: Request, session: SessionDep) -> HTML
 async def player_page(player_id: str, request: Request, session: SessionDep) -> HTMLResponse:
     player = await session.get(Player, player_id) if len(player_id) <= 40 else None
     if player is None:
-        raise HTTPException(404, "no such player")
+        return missing(request, "player")
     return templates.TemplateResponse(request, "player.html", {"player_id": player.id})
 
 
 @router.get("/tables/{table_id}/history", response_class=HTMLResponse)
-async def table_history_page(table_id: str, request: Request, session: SessionDep) -> HTMLResponse:
-    table = await session.get(GameTable, table_id) if len(table_id) <= 40 else None
+async def table_history_page(
+    table_id: str, request: Request, session: SessionDep, reader: ReaderDep
+) -> HTMLResponse:
+    table = await access.visible_table(session, table_id, reader)
     if table is None:
-        raise HTTPException(404, "no such table")
+        return missing(request, "history")
     title = game_class(table.game).title if table.game in GAME_MODULES else table.game
     return templates.TemplateResponse(
         request,

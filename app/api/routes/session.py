@@ -1,27 +1,39 @@
-"""Identity: ``POST /api/session`` and ``GET /api/me`` (PROTOCOL.md, "Identity")."""
+"""Identity (docs/protocol.md §3, §4.3): signing up, the caller, recovery codes, and the
+caller's signed-in devices (each sign-in token is one; app/db/devices.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from datetime import datetime
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
-from app import ledger
 from app.api.deps import (
     COOKIE,
     OptionalPlayerDep,
     PlayerDep,
     ServicesDep,
     SessionDep,
+    bearer,
     request_token,
+    signed_in,
 )
+from app.api.errors import ApiRoute, errors
 from app.api.schemas import SessionIn
+from app.api.schemas.identity import Devices, PlayerOut, RecoveryCode, SignedOut
+from app.api.signup_limits import charge, signup_limits
 from app.core.security import same_secret
+from app.db import devices, ledger, store
 from app.db.models import Player
-from app.runtime import store
 
-router = APIRouter(prefix="/api", tags=["identity"])
+router = APIRouter(
+    prefix="/api",
+    tags=["identity"],
+    route_class=ApiRoute,
+    responses=errors(401, 403, 404, 409, 422, 429),
+)
 
 
 async def player_json(session: Any, player: Player, token: str | None = None) -> dict[str, Any]:
@@ -35,19 +47,71 @@ async def player_json(session: Any, player: Player, token: str | None = None) ->
     return out
 
 
+MAX_COOKIE_DAYS = 400
+"""Browsers keep a cookie 400 days at most, whatever it asks."""
+
+
 def set_session_cookie(request: Request, response: Response, token: str) -> None:
-    """This device's session: an httponly cookie holding the token, for a year."""
+    """This device's session: an httponly cookie holding the token, as long as the token
+    lives unused (``TOKEN_DAYS``; set again by ``GET /api/me``, so it slides as the token
+    does)."""
+    days = min(request.app.state.services.settings.token_days, MAX_COOKIE_DAYS)
     response.set_cookie(
         COOKIE,
         token,
         httponly=True,
         samesite="lax",
-        max_age=365 * 24 * 3600,
+        max_age=int(days * 24 * 3600),
         secure=request.url.scheme == "https",
     )
 
 
-@router.post("/session")
+def clear_session_cookie(request: Request, response: Response) -> None:
+    response.delete_cookie(
+        COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+
+
+BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Chromium/", "Chromium"),
+    ("Safari/", "Safari"),
+)
+SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "Mac"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def device_label(user_agent: str) -> str:
+    """A few words naming a device for its player's list ("Firefox on Windows"), from its
+    User-Agent; a program's own first word otherwise ("python-httpx/0.28"). Plain letters,
+    digits and ``. / _ -`` only: it is the client's text."""
+    browser = next((name for mark, name in BROWSERS if mark in user_agent), None)
+    system = next((name for mark, name in SYSTEMS if mark in user_agent), None)
+    if browser:
+        return f"{browser} on {system}" if system else browser
+    first = user_agent.split(" ", 1)[0]
+    return re.sub(r"[^A-Za-z0-9./_-]", "", first)[:40] or "a program"
+
+
+def new_device(request: Request) -> dict[str, Any]:
+    """The arguments the writer needs to make this request's device."""
+    return {
+        "label": device_label(request.headers.get("user-agent", "")),
+        "token_days": request.app.state.services.settings.token_days,
+    }
+
+
+@router.post("/session", response_model=PlayerOut)
 async def open_session(
     body: SessionIn,
     request: Request,
@@ -56,22 +120,33 @@ async def open_session(
     session: SessionDep,
     existing: OptionalPlayerDep,
 ) -> dict[str, Any]:
-    """Create a player (granting the starting bankroll), or return the cookie's player."""
+    """Create a player (granting the starting bankroll), or return the cookie's player.
+    Every attempt to create one (a wrong join code too) takes from the address's sign-up
+    bucket (app/api/signup_limits.py); a returning player takes nothing."""
     settings = services.settings
     if existing is not None:
         token = request_token(request) or ""
         return await player_json(session, existing, token)
+    charge(request, signup_limits(request).signups, "new players")
     if settings.join_code and not same_secret(body.join_code or "", settings.join_code):
         raise HTTPException(403, "this server needs its join code")
-    player, token = await services.writer.run(
-        store.create_player, body.name, bankroll=services.starting_bankroll
+    made = await services.writer.run(
+        store.sign_up, body.name, bankroll=services.starting_bankroll, **new_device(request)
     )
+    if made is None:
+        raise HTTPException(409, "that name is taken: choose another")
+    player, token = made
     set_session_cookie(request, response, token)
     return await player_json(session, player, token)
 
 
-@router.get("/me")
-async def me(player: PlayerDep, session: SessionDep) -> dict[str, Any]:
+@router.get("/me", response_model=PlayerOut)
+async def me(
+    player: PlayerDep, request: Request, response: Response, session: SessionDep
+) -> dict[str, Any]:
+    """The caller. A browser's cookie is set again, so it lives as long as its token."""
+    if bearer(request) is None and request.cookies.get(COOKIE):
+        set_session_cookie(request, response, request.cookies[COOKIE])
     return await player_json(session, player)
 
 
@@ -79,7 +154,7 @@ class RecoverIn(BaseModel):
     code: str = Field(min_length=1, max_length=200)
 
 
-@router.post("/me/recovery")
+@router.post("/me/recovery", response_model=RecoveryCode)
 async def make_recovery_code(player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
     """A personal recovery code and link: open the link on another device to be the same
     player there. Making a new one retires the old one."""
@@ -88,7 +163,7 @@ async def make_recovery_code(player: PlayerDep, services: ServicesDep) -> dict[s
     return {"code": code, "link": f"/recover?code={code}"}
 
 
-@router.post("/session/recover")
+@router.post("/session/recover", response_model=PlayerOut)
 async def recover(
     body: RecoverIn,
     request: Request,
@@ -96,10 +171,97 @@ async def recover(
     services: ServicesDep,
     session: SessionDep,
 ) -> dict[str, Any]:
-    """Redeem a recovery code on this device: sets this device's cookie."""
-    found = await services.writer.run(store.redeem_recovery_code, body.code)
+    """Redeem a recovery code on this device: sets this device's cookie. Each attempt takes
+    from the address's recovery bucket, so codes cannot be guessed at speed."""
+    charge(request, signup_limits(request).recoveries, "recovery-code attempts")
+    found = await services.writer.run(store.redeem_recovery_code, body.code, **new_device(request))
     if found is None:
-        raise HTTPException(404, "that recovery code is not valid (it may have been replaced)")
+        raise HTTPException(
+            404, "that recovery code is not valid (a code works once, and a new one replaces it)"
+        )
     player, token = found
     set_session_cookie(request, response, token)
     return await player_json(session, player, token)
+
+
+# --------------------------------------------------------------------------- devices
+
+
+async def caller_device(request: Request, session: SessionDep) -> devices.SignedIn:
+    found = await signed_in(request, session)
+    if found is None:
+        raise HTTPException(401, "sign in first: POST /api/session with your name")
+    return found
+
+
+DeviceDep = Annotated[devices.SignedIn, Depends(caller_device)]
+
+
+def when(moment: datetime) -> str:
+    return moment.isoformat()
+
+
+@router.get("/me/devices", response_model=Devices)
+async def my_devices(caller: DeviceDep, session: SessionDep) -> dict[str, Any]:
+    """The caller's signed-in devices, the last used first; ``this_device`` marks the one
+    asking."""
+    found = await devices.list_devices(session, caller.player.id)
+    return {
+        "devices": [
+            {
+                "device_id": d.device_id,
+                "label": d.label,
+                "created_at": when(d.created_at),
+                "last_used_at": when(d.last_used_at),
+                "expires_at": when(d.expires_at),
+                "this_device": d.device_id == caller.device_id,
+            }
+            for d in found
+        ]
+    }
+
+
+@router.delete("/me/devices/{device_id}", response_model=SignedOut)
+async def sign_out_device(
+    device_id: str,
+    caller: DeviceDep,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+) -> dict[str, Any]:
+    """Sign one of the caller's devices out: its token is refused from now on (REST and new
+    sockets). This device too, if named (its cookie is cleared)."""
+    if len(device_id) > 40:
+        raise HTTPException(404, "you have no such device signed in")
+    gone = await services.writer.run(devices.revoke_device, caller.player.id, device_id)
+    if not gone:
+        raise HTTPException(404, "you have no such device signed in")
+    if device_id == caller.device_id:
+        clear_session_cookie(request, response)
+    return {"signed_out": 1}
+
+
+@router.post("/me/signout-others", response_model=SignedOut)
+async def sign_out_other_devices(caller: DeviceDep, services: ServicesDep) -> dict[str, Any]:
+    """Sign every other device of the caller out, and retire the caller's unused recovery
+    code; this device stays signed in."""
+    count = await services.writer.run(
+        devices.revoke_other_devices, caller.player.id, caller.device_id
+    )
+    return {"signed_out": count}
+
+
+@router.post("/me/signout", response_model=SignedOut)
+async def sign_out(
+    request: Request, response: Response, services: ServicesDep, session: SessionDep
+) -> dict[str, Any]:
+    """Sign this device out: its token stops working and its cookie is cleared. Without a
+    valid token there is nothing to sign out, and the answer says so (still 200, the cookie
+    cleared): signing out twice is no error."""
+    found = await signed_in(request, session)
+    count = 0
+    if found is not None:
+        gone = await services.writer.run(devices.revoke_device, found.player.id, found.device_id)
+        count = int(gone)
+    clear_session_cookie(request, response)
+    return {"signed_out": count}

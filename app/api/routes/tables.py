@@ -1,4 +1,4 @@
-"""Tables: open, list, look at one, seat a bot (PROTOCOL.md, "Games and tables")."""
+"""Tables: open, list, look at one, seat a bot, close (docs/protocol.md §4.5, §4.6)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,21 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, is_host
+from app.api.errors import ApiRoute, RuleRefusal, errors
 from app.api.schemas import BotIn, TableIn
-from app.games.base import OptionError
-from app.runtime.table import TableActor
+from app.api.schemas.bodies import StandUpIn
+from app.api.schemas.tables import BotSeated, TableClosed, TableSummary
+from app.games.core.options import OptionError
+from app.runtime.lobby import LimitReached
+from app.runtime.protocol import ProtocolError
+from app.runtime.table.actor import TableActor
 
-router = APIRouter(prefix="/api/tables", tags=["tables"])
+router = APIRouter(
+    prefix="/api/tables",
+    tags=["tables"],
+    route_class=ApiRoute,
+    responses=errors(401, 403, 404, 409, 422),
+)
 
 
 def _table(
@@ -21,14 +31,15 @@ def _table(
     request: Request | None = None,
     player_id: str | None = None,
 ) -> TableActor:
-    """The table, or 404 — also for a private table the caller has no invite to."""
+    """The table, or 404 — also for a private table the caller has no invite to, with the
+    same answer as for no table at all (a stranger learns nothing of a private table)."""
     table = services.lobby.get(table_id)
     if table is None or table.closed:
         raise HTTPException(404, "no such table")
     if request is not None and not (
         is_host(request, services) or table.may_enter(player_id, request.query_params.get("invite"))
     ):
-        raise HTTPException(404, "no such table (a private table needs its invite link)")
+        raise HTTPException(404, "no such table")
     return table
 
 
@@ -54,7 +65,7 @@ def _unprocessable(field: str, message: str) -> JSONResponse:
     )
 
 
-@router.post("", status_code=201, response_model=None)
+@router.post("", status_code=201, response_model=TableSummary)
 async def open_table(
     body: TableIn, request: Request, player: PlayerDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
@@ -64,6 +75,7 @@ async def open_table(
     if body.game not in offered:
         return _unprocessable("game", f"unknown game {body.game!r}; one of {list(offered)}")
     name = body.name or f"{player.name}'s table"
+    host = is_host(request, services)
     try:
         table = await services.lobby.open_table(
             game=body.game,
@@ -71,23 +83,26 @@ async def open_table(
             options=body.options,
             created_by=player.id,
             private=body.private,
+            max_open=0 if host else services.settings.max_tables_per_player,
         )
     except OptionError as err:
         return _unprocessable(f"options.{err.field}", err.message)
+    except LimitReached as err:
+        raise HTTPException(409, str(err)) from None
     return table_json(table, player.id, False)
 
 
-@router.get("")
+@router.get("", response_model=list[TableSummary])
 async def list_tables(
     request: Request, services: ServicesDep, viewer: OptionalPlayerDep
 ) -> list[dict[str, Any]]:
-    """Open tables; private ones only to their opener and players (and the host)."""
-    return services.lobby.listing(
-        viewer.id if viewer else None, everything=is_host(request, services)
-    )
+    """Open tables; private ones only to their opener and players (and the host). In
+    cluster mode, every node's (the shared board, app/cluster/board.py)."""
+    listing = services.board.listing if services.board else services.lobby.listing
+    return listing(viewer.id if viewer else None, everything=is_host(request, services))
 
 
-@router.get("/{table_id}")
+@router.get("/{table_id}", response_model=TableSummary)
 async def get_table(
     table_id: str, request: Request, services: ServicesDep, viewer: OptionalPlayerDep
 ) -> dict[str, Any]:
@@ -107,7 +122,7 @@ def _opener_or_host(
         raise HTTPException(403, "only the player who opened this table (or the host) may")
 
 
-@router.post("/{table_id}/bots", status_code=201)
+@router.post("/{table_id}/bots", status_code=201, response_model=BotSeated)
 async def add_bot(
     table_id: str,
     request: Request,
@@ -121,13 +136,17 @@ async def add_bot(
     table = _table(services, table_id, request, player_id)
     _opener_or_host(table, request, services, player_id)
     try:
-        seat = await services.lobby.add_bot(table, body.seat if body else None)
-    except ValueError as err:
+        seat = await services.lobby.add_bot(
+            table,
+            body.seat if body else None,
+            max_bots=0 if is_host(request, services) else services.settings.max_bots_per_table,
+        )
+    except (ValueError, LimitReached) as err:
         raise HTTPException(409, str(err)) from None
     return {"seat": seat, "table": table.summary()}
 
 
-@router.delete("/{table_id}/bots/{seat}")
+@router.delete("/{table_id}/bots/{seat}", response_model=BotSeated)
 async def remove_bot(
     table_id: str,
     seat: int,
@@ -142,3 +161,52 @@ async def remove_bot(
     if await table.remove_bot(seat) is None:
         raise HTTPException(404, "no bot in that seat")
     return {"seat": seat, "table": table.summary()}
+
+
+@router.post("/{table_id}/seats/{seat}/stand_up", response_model=BotSeated)
+async def stand_up(
+    table_id: str,
+    seat: int,
+    request: Request,
+    viewer: OptionalPlayerDep,
+    services: ServicesDep,
+    body: StandUpIn | None = None,
+) -> dict[str, Any]:
+    """The opener (or the host) stands up a seat that has been sitting out for at least
+    ``away_at_least`` seconds: its stack goes home to its player's bankroll, as a leave's
+    does (docs/rules.md §0.11). 409 when the seat is not sitting out, or not for that long."""
+    player_id = viewer.id if viewer else None
+    table = _table(services, table_id, request, player_id)
+    _opener_or_host(table, request, services, player_id)
+    try:
+        await table.stand_up(seat, body.away_at_least if body else 0)
+    except ProtocolError as err:
+        raise RuleRefusal(err.code, err.message) from None
+    return {"seat": seat, "table": table.summary()}
+
+
+@router.post("/{table_id}/close", response_model=TableClosed)
+async def close_table(
+    table_id: str,
+    request: Request,
+    viewer: OptionalPlayerDep,
+    services: ServicesDep,
+) -> dict[str, Any]:
+    """The table's opener (or the host) closes it for good: the hand in play is void (stakes
+    back), bots stand up, every stack goes home. While another person sits at it, an opener
+    may not: they must leave first (the host may, from the host's page)."""
+    player_id = viewer.id if viewer else None
+    table = _table(services, table_id, request, player_id)
+    _opener_or_host(table, request, services, player_id)
+    if not is_host(request, services):
+        others = [
+            i.name for i in table.roster.values() if not i.is_bot and i.player_id != player_id
+        ]
+        if others:
+            raise HTTPException(
+                409,
+                f"{', '.join(sorted(others))} still sit{'s' if len(others) == 1 else ''} at "
+                "this table: it closes once every other person has left",
+            )
+    await table.shutdown("The player who opened this table closed it", close_table=True)
+    return {"table_id": table_id, "status": "closed"}

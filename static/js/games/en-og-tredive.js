@@ -1,4 +1,4 @@
-// En og tredive (RULES.md §5): your hand, large, where you pick your discards in order; the
+// En og tredive (docs/rules.md §5): your hand, large, where you pick your discards in order; the
 // stock and the discard pile (the top card takeable, every card viewable); the pot; each
 // player's bets as chips; the cut for the deal, the deck's cut or knock, the dealing pattern,
 // the knock, and how each round and match ended.
@@ -7,55 +7,25 @@
 // status; per seat: role, bets, knocked, hands[{cards, stake, size, value, drawn}].
 // Actions go out through ctx.act and always fit a template of `legal` (draw, discard); the dock
 // keeps the cut, the deal, the draw and the knock as generated buttons.
+//
+// Your hand and your discards: en-og-tredive/hand.js; the view's readers and the hand values:
+// en-og-tredive/reading.js.
+import { cardName } from "../cards.js";
+import { handBlock } from "./en-og-tredive/hand.js";
+import { cardsOf, chipStack, handOf, handValue, isYou, templateOf, who, withNames } from "./en-og-tredive/reading.js";
+
+export { handValue } from "./en-og-tredive/reading.js";
 
 const PATTERNS = { "1-1-1": "One at a time (1-1-1)", "2-1": "Two, then one (2-1)", "1-2": "One, then two (1-2)", 3: "Three at a time" };
 const BETWEEN = new Set(["between_rounds", "between_matches"]);
 const PILE_FANNED = 9;
 
-/** What the page remembers: your discard choice while you make it, the last round's end. */
+/** What the page remembers: the last round's end, the discard pile's list. */
 const memory = {
-  pick: { key: null, cards: [] },
   lastResult: null, // {lines: [text], hands: [{name, cards, value}]}
   pileOpen: false, // the whole discard pile is listed
   pileRound: null, // the round (or the pause after it) the list was opened in
 };
-
-// ------------------------------------------------------------------ reading the view
-
-const seatOf = (view, n) => (view.seats || []).find((s) => s.seat === n) || null;
-const handOf = (seat) => (seat && Array.isArray(seat.hands) && seat.hands.length ? seat.hands[0] : null);
-const templateOf = (view, kind) => (view.legal || []).find((t) => t.kind === kind) || null;
-const cardsOf = (hand) => (hand && Array.isArray(hand.cards) ? hand.cards : []);
-const isYou = (view, n) => n !== null && n !== undefined && n === view.you;
-
-function who(view, ctx, n, { capital = true } = {}) {
-  if (isYou(view, n)) return capital ? "You" : "you";
-  return ctx.seatName(n);
-}
-
-/** The server's "Seat 2 …" sentences with the players' names instead. */
-function withNames(text, view, ctx) {
-  return String(text).replace(/\b[Ss]eat (\d+)/g, (_, n) => who(view, ctx, Number(n)));
-}
-
-// ------------------------------------------------------------------ hand values (RULES.md §5)
-
-const points = (card) => (card[0] === "A" ? 11 : "TJQK".includes(card[0]) ? 10 : Number(card[0]));
-
-/** A hand's value: its best suit; the joker adds the best card that suit still lacks. */
-export function handValue(cards) {
-  const joker = cards.includes("XX");
-  const suits = new Set(cards.filter((c) => c !== "XX").map((c) => c[1]));
-  if (!suits.size) return joker ? 11 : 0;
-  let best = 0;
-  for (const suit of suits) {
-    const held = cards.filter((c) => c !== "XX" && c[1] === suit);
-    let total = held.reduce((sum, c) => sum + points(c), 0);
-    if (joker) total += held.some((c) => c[0] === "A") ? 10 : 11;
-    best = Math.max(best, total);
-  }
-  return best;
-}
 
 // ------------------------------------------------------------------ the headline
 
@@ -168,7 +138,7 @@ function tableBlock(view, ctx) {
     if (takeable) {
       node.type = "button";
       node.classList.add("eot-takeable");
-      node.setAttribute("aria-label", `Take the ${ctx.cardText(c.card)} from the discard pile`);
+      node.setAttribute("aria-label", `Take the ${cardName(c.card)} from the discard pile`);
       node.title = "Take the top discard";
       node.dataset.take = "discard";
       node.addEventListener("click", () => ctx.act({ kind: "draw", source: "discard" }));
@@ -201,11 +171,6 @@ function tableBlock(view, ctx) {
     h("span", { class: "eot-count" }, h("strong", {}, ctx.chips(pot)), unit && potBets ? ` (${potBets} bet${potBets === 1 ? "" : "s"})` : ""),
     unit ? h("span", { class: "eot-count muted" }, `a bet is ${ctx.chips(unit)}`) : null);
   return h("div", { class: "eot-table" }, stock, discard, potBlock);
-}
-
-function chipStack(h, n, max = 12) {
-  const shown = Math.min(n, max);
-  return [...Array(shown)].map((_, i) => h("span", { class: "eot-chip", style: `--i: ${i}` }));
 }
 
 // ------------------------------------------------------------------ the deal: cut and pattern
@@ -241,100 +206,10 @@ function cutBlock(view, ctx) {
       d.seat === cut.dealer ? h("span", { class: "badge badge-dealer" }, "deals") : null))));
 }
 
-// ------------------------------------------------------------------ your hand and your discards
-
-function pickKey(view, cards) {
-  return `${view.hand_id}|${cards.join(",")}`;
-}
-
-function handBlock(view, ctx) {
-  const { h } = ctx;
-  const me = seatOf(view, view.you);
-  const hand = handOf(me);
-  const codes = cardsOf(hand).map((c) => c.card).filter((c) => typeof c === "string");
-  if (!me || !codes.length) return null;
-  const template = templateOf(view, "discard");
-  const spec = template?.params?.cards;
-  const picking = Boolean(spec && Array.isArray(spec.subset_of));
-  const key = pickKey(view, codes);
-  if (memory.pick.key !== key) memory.pick = { key, cards: [] };
-  const chosen = memory.pick.cards;
-
-  const box = h("div", { class: `eot-hand${picking ? " eot-hand-picker" : ""}`, role: "group",
-    "aria-label": picking ? "Your hand: tap the cards to discard, in order" : "Your hand", "data-testid": "eot-hand" });
-  const render = () => {
-    const kept = codes.filter((c) => !chosen.includes(c));
-    const cards = codes.map((code) => {
-      const at = chosen.indexOf(code);
-      const node = ctx.cardEl({ card: code, up: true }, { tag: picking ? "button" : "span" });
-      node.classList.add("eot-card");
-      if (code === hand.drawn) {
-        node.classList.add("eot-new");
-        node.append(h("span", { class: "eot-new-tag" }, "new"));
-      }
-      if (picking) {
-        node.type = "button";
-        node.classList.add("pickable");
-        node.setAttribute("aria-pressed", String(at >= 0));
-        node.setAttribute("aria-label", `${ctx.cardText(code)}${at >= 0 ? `: discard number ${at + 1}` : ": keep"}`);
-        if (at >= 0) node.append(h("span", { class: "order-badge", "aria-hidden": "true" }, String(at + 1)));
-        node.addEventListener("click", () => {
-          const i = chosen.indexOf(code);
-          if (i >= 0) chosen.splice(i, 1);
-          else if (chosen.length < spec.max) chosen.push(code);
-          render();
-        });
-      }
-      return node;
-    });
-    const value = picking ? handValue(kept) : typeof hand.value === "number" ? hand.value : handValue(codes);
-    const bets = typeof me.bets === "number" ? me.bets : 0;
-    // On a laptop this block is your place at the table (your seat box is not drawn), so it
-    // says what the seat box would: your stack, your bets, the deal, the knock.
-    const head = h("div", { class: "eot-hand-head" },
-      h("span", { class: "eot-you" }, "You"),
-      me.role === "dealer" ? h("span", { class: "badge badge-dealer" }, "Dealer") : null,
-      me.knocked ? h("span", { class: "tag tag-offer" }, "knocked") : null,
-      h("span", { class: "eot-stack", title: "Your stack" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), ctx.chips(me.stack)),
-      h("span", { class: `eot-bets${bets ? "" : " is-empty"}`, title: "Your bets in front of you" },
-        h("span", { class: "eot-bet-chips", "aria-hidden": "true" }, chipStack(h, bets, 8)), bets ? `${bets} bet${bets === 1 ? "" : "s"}` : "no bets left"),
-      h("span", { class: "hand-value hand-value-big", title: picking ? "Your hand's value after these discards" : "Your hand's value",
-        "data-testid": "eot-value" }, String(value)),
-      picking && chosen.length ? h("span", { class: "muted small" }, "after discarding") : null);
-    const parts = [head, h("div", { class: "eot-hand-cards" }, cards)];
-    if (picking) parts.push(pickerBar(view, ctx, spec, chosen, () => {
-      memory.pick = { key: null, cards: [] };
-    }));
-    box.replaceChildren(...parts);
-  };
-  render();
-  return box;
-}
-
-function pickerBar(view, ctx, spec, chosen, sent) {
-  const { h } = ctx;
-  const ok = chosen.length >= spec.min && chosen.length <= spec.max;
-  const label = chosen.length === 0 ? (spec.min === 0 ? "Discard nothing" : "Discard")
-    : `Discard ${chosen.length} (${ctx.cardText(chosen[chosen.length - 1])} on top)`;
-  const hint = chosen.length < spec.min
-    ? `Pick at least ${spec.min}: you hold ${spec.subset_of.length} cards.`
-    : chosen.length ? "Tap a chosen card again to keep it." : "Tap the cards to discard; the last one picked ends on top.";
-  // The order badges on the cards show the discard order; the button names the top card.
-  return h("div", { class: "eot-picker" },
-    h("button", { type: "button", class: "btn btn-primary btn-action eot-discard-btn", disabled: !ok, "data-testid": "eot-discard",
-      onclick: () => {
-        const cards = [...chosen];
-        sent();
-        ctx.act({ kind: "discard", cards });
-      } }, label),
-    h("span", { class: "eot-hint muted small" }, hint));
-}
-
 // ------------------------------------------------------------------ facts
 
 function factsBlock(view, ctx) {
   const { h } = ctx;
-  const unit = typeof view.bet_unit === "number" ? view.bet_unit : null;
   const inMatch = new Set(view.match?.in || []);
   const out = view.match?.out || [];
   const parts = [];
@@ -402,50 +277,33 @@ export default {
     }
   },
 
-  describeChanges(prev, view, ctx) {
-    const lines = [];
-    if (!prev) return lines;
-    const name = (n) => who({ ...view, you: null }, ctx, n);
-    const match = view.match || {};
-    if (match.number && match.number !== prev.match?.number) {
-      lines.push(`Match ${match.number}: everyone puts up their bets.`);
-      const cut = view.cut;
-      if (cut?.draws) {
-        lines.push(`Cut for the deal: ${cut.draws.map((d) => `${name(d.seat)} ${(d.cards || []).map(ctx.cardText).join(" then ")}`).join(", ")} — ${name(cut.dealer)} deals.`);
+  describeEvent(event, ctx) {
+    const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
+    switch (event.kind) {
+      case "match": return `Match ${event.number}: ${event.bets} bets each.`;
+      case "cut_for_deal": return `${who} cuts ${card(event.card)} for the deal.`;
+      case "cut_tie": return `A tie: ${(event.seats || []).map(ctx.seatName).join(" and ")} cut again.`;
+      case "first_dealer": return `${who} deals first.`;
+      case "round": return `Round ${event.round}: ${ctx.seatName(event.dealer)} deals.`;
+      case "cut": return `${who} cuts.`;
+      case "knock_deck": return `${who} knocks on the deck: three at a time.`;
+      case "deal": return `${who} deals (${event.pattern}).`;
+      case "dealt": return Array.isArray(event.cards) && event.cards.every((c) => typeof c === "string") ? `Your cards: ${event.cards.map(card).join(" ")}.` : null;
+      case "turn_up": return `${card(event.card)} is turned up.`;
+      case "draw": return event.source === "discard" ? `${who} takes ${card(event.card)} from the pile.` : typeof event.card === "string" ? `You draw ${card(event.card)}.` : `${who} draws from the stock.`;
+      case "discard": {
+        const cards = (event.cards || []).map(card);
+        return `${who} discards ${cards.join(", ")}${cards.length > 1 ? ` (${cards.at(-1)} on top)` : ""}.`;
       }
+      case "knock": return `${who} knocks.`;
+      case "show": return `${who} shows ${(event.cards || []).map(card).join(" ")} (${event.value}).`;
+      case "restock": return "The pile is turned into a new stock.";
+      case "bet_paid": return `${who} pays a bet into the pot.`;
+      case "out": return `${who} is out of the match.`;
+      case "match_won": return `${who} wins the match${event.how === "coup_d_etat" ? " with a coup d'état" : ""}.`;
+      case "round_end": return `The round is over${event.winner !== undefined && event.winner !== null ? `: ${ctx.seatName(event.winner)} wins it` : ""}.`;
+      default: return undefined;
     }
-    if (view.phase === "cut" && (prev.phase !== "cut" || view.hand_id !== prev.hand_id)) {
-      lines.push(`Round ${match.round}: ${name(view.dealer)} deals, ${name(view.cutter)} cuts.`);
-    }
-    const deck = view.deck || {};
-    if (prev.phase === "cut" && view.phase !== "cut" && view.hand_id === prev.hand_id) {
-      lines.push(Number.isInteger(deck.cut) ? `${name(view.cutter)} cuts the deck at ${deck.cut}.` : `${name(view.cutter)} knocks on the deck.`);
-    }
-    if (deck.pattern && !prev.deck?.pattern && view.hand_id === prev.hand_id) {
-      lines.push(`${name(view.dealer)} deals ${(PATTERNS[deck.pattern] || deck.pattern).toLowerCase()}.`);
-      const top = (view.discard || []).at(-1);
-      if (top) lines.push(`The ${ctx.cardText(top.card)} is turned up.`);
-    }
-    // The same round (the same hand id, or the round this change ended, as in the other
-    // games): the last discard after a knock, or one that makes 31, ends the round at once.
-    const sameRound = prev.hand_id && (view.hand_id === prev.hand_id || !view.hand_id);
-    if (sameRound) {
-      const actor = prev.turn;
-      const pileBefore = prev.discard || [];
-      const pileAfter = view.discard || [];
-      if (prev.phase === "draw" && view.phase === "discard") {
-        lines.push(pileAfter.length < pileBefore.length
-          ? `${name(actor)} takes the ${ctx.cardText(pileBefore.at(-1)?.card)} from the pile.`
-          : `${name(actor)} takes a card from the stock.`);
-      }
-      if (prev.phase === "discard" && pileAfter.length >= pileBefore.length) {
-        const added = pileAfter.slice(pileBefore.length).map((c) => ctx.cardText(c.card));
-        if (added.length) lines.push(`${name(actor)} discards ${added.join(", ")}${added.length > 1 ? ` (${added.at(-1)} on top)` : ""}.`);
-      }
-      if (Number.isInteger(view.knocker) && !Number.isInteger(prev.knocker)) lines.push(`${name(view.knocker)} knocks: everyone else has one more turn.`);
-    }
-    const result = BETWEEN.has(view.phase) && !BETWEEN.has(prev.phase) ? resultOf({ ...view, you: null }, ctx) : null;
-    if (result) lines.push(`${result.join("; ")}.`);
-    return lines;
   },
 };

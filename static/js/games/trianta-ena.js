@@ -1,4 +1,4 @@
-// Trianta Ena (RULES.md §1): the central area and the log lines.
+// Trianta Ena (docs/rules.md §1): the central area and the log lines.
 // View fields used: phase, banker, turn, up_card, bank, min_bet, max_bet, stock, discard,
 // offer {seat, vacant}, messages, status; per seat: place; per hand: cards, stake, bet, status,
 // value, natural, note.
@@ -53,7 +53,7 @@ function headline(view, ctx) {
   }
 }
 
-function settledLines(view, ctx) {
+function settledLines(view) {
   // After a round the last hands stay on the table until the next deal (hand_id is null).
   // (After a change of bank, or once the banker has left, the players' notes still tell it.)
   if (view.hand_id || ACTIVE.has(view.phase)) return [];
@@ -63,39 +63,6 @@ function settledLines(view, ctx) {
 }
 
 /** Hand by hand within one round (the same hand id, or the round that just ended). */
-function roundChanges(prev, view, ctx) {
-  const lines = [];
-  const sameRound = prev.hand_id && (view.hand_id === prev.hand_id || !view.hand_id);
-  if (!sameRound) return lines;
-  // First what the players did, then the banker's reveal, then the settlement notes.
-  const notes = [];
-  for (const { seat, hand } of players(view)) {
-    const before = handOf(prev, seat);
-    if (!before) continue;
-    const who = ctx.seatName(seat);
-    const newCards = (hand.cards || []).length - (before.cards || []).length;
-    if (before.status === "deciding" && hand.bet > 0) lines.push(`${who} bets ${ctx.chips(hand.bet)}.`);
-    if (before.status === "deciding" && hand.status === "folded") lines.push(`${who} folds.`);
-    if (prev.phase === "playing" && newCards > 0) {
-      lines.push(`${who} hits: ${ctx.cardText(hand.cards[hand.cards.length - 1].card)}.`);
-    }
-    if (before.status === "playing" && hand.status === "stood") {
-      lines.push(`${who} stands${typeof hand.value === "number" ? ` on ${hand.value}` : ""}.`);
-    }
-    if (before.status !== "bust" && hand.status === "bust") lines.push(`${who} goes bust.`);
-    if (hand.note && hand.note !== before.note) notes.push(`${who}: ${hand.note}`);
-  }
-  const banker = bankerHand(view);
-  const bankerBefore = Number.isInteger(prev.banker) ? handOf(prev, prev.banker) : null;
-  const revealed = (hand) => hand && (hand.cards || []).length > 1 && hand.cards.every((c) => c.up);
-  if (banker && typeof banker.value === "number" && revealed(banker) && !revealed(bankerBefore)) {
-    if (banker.value > LIMIT) lines.push(`The banker goes bust with ${banker.value}.`);
-    else lines.push(`The banker shows ${banker.value}${banker.natural ? " (a natural)" : ""}.`);
-  }
-  lines.push(...notes);
-  for (const m of view.messages || []) if (!(prev.messages || []).includes(m)) lines.push(String(m));
-  return lines;
-}
 
 export default {
   labels: { accept_bank: "Take the bank", decline_bank: "Decline the bank", bet: "Bet", fold: "Fold" },
@@ -121,7 +88,7 @@ export default {
         h("div", { class: "bank-cards" }, ctx.cardRow(cards), value)));
     }
 
-    const settled = settledLines(view, ctx);
+    const settled = settledLines(view);
     if (settled.length) {
       el.append(h("ul", { class: "round-result", "aria-label": "The round's settlement" },
         settled.map((line) => h("li", { class: `status-${line.status}` },
@@ -142,19 +109,43 @@ export default {
   },
 
   renderSeatExtras(seat, view, el, ctx) {
+    // the bank's total at risk this round: what it covers, not a stake of the banker's
+    const bank = seat.seat === view.banker ? bankerHand(view) : null;
+    if (bank && typeof bank.covers === "number" && bank.covers > 0) {
+      el.append(ctx.h("span", { class: "stake bank-covers" }, `Bank covers ${ctx.chips(bank.covers)}`));
+    }
     if (view.offer && view.offer.seat === seat.seat) {
       el.append(ctx.h("span", { class: "tag tag-offer" }, "offered the bank"));
     }
   },
 
-  describeChanges(prev, view, ctx) {
-    if (!prev) return [];
-    // The round first (it may have just ended), then what happened to the bank after it.
-    const lines = roundChanges(prev, view, ctx);
-    if (view.banker !== prev.banker && Number.isInteger(view.banker)) lines.push(`${ctx.seatName(view.banker)} holds the bank.`);
-    if (view.offer && (!prev.offer || prev.offer.seat !== view.offer.seat)) {
-      lines.push(`The bank is offered to ${ctx.seatName(view.offer.seat)}.`);
+  describeEvent(event, ctx) {
+    const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
+    switch (event.kind) {
+      case "round": return `A round: ${ctx.seatName(event.banker)} banks ${ctx.chips(event.bank)}.`;
+      case "deal": return event.up ? `${who}: ${card(event.card)} up.` : (typeof event.card === "string" ? `Your card: ${card(event.card)}.` : null);
+      case "bet": return `${who} bets ${ctx.chips(event.amount)}.`;
+      case "fold": return `${who} folds.`;
+      case "stake": return `${who} stakes ${ctx.chips(event.amount)}.`;
+      case "stake_cut": return `${who}: the bank covers ${ctx.chips(event.stake)} of ${ctx.chips(event.bet)}.`;
+      case "stake_refused": return `${who}: the bank covers none of ${ctx.chips(event.bet)}.`;
+      case "hit": return `${who} hits: ${card(event.card)}.`;
+      case "stand": return event.automatic ? `${who} stands${event.natural ? " with a natural" : " on 31"}.` : `${who} stands.`;
+      case "bust": return `${who} goes bust with ${event.value}.`;
+      case "show": return `${who} shows ${card(event.card)}.`;
+      case "banker_draw": return `The banker draws ${card(event.card)}.`;
+      case "banker_stands": return `The banker stands on ${event.value}${event.natural ? " (a natural)" : ""}.`;
+      case "banker_bust": return `The banker goes bust with ${event.value}.`;
+      case "settle": return `${who}: ${event.result === "won" ? "Won" : "Lost"} ${ctx.chips(event.amount)}${event.reason ? ` (${ctx.humanize(event.reason).toLowerCase()})` : ""}.`;
+      case "round_end": return `The round is over: the bank holds ${ctx.chips(event.bank)} (${ctx.signed(event.bank_result)}).`;
+      case "reshuffle": return "The cards are shuffled again.";
+      case "bank_taken": return `${who} holds the bank.`;
+      case "bank_offered": return `The bank is offered to ${who}.`;
+      case "bank_accepted": return `${who} takes the bank.`;
+      case "bank_declined": return `${who} declines the bank.`;
+      case "bank_ended": return `${who}'s bank ends${event.reason === "broke" ? ": it is empty" : event.reason === "left" ? ": the banker left" : ""}.`;
+      default: return undefined;
     }
-    return lines;
   },
 };

@@ -1,4 +1,4 @@
-// Vingt-un (RULES.md §3): the central area, each seat's hands side by side, and the log lines.
+// Vingt-un (docs/rules.md §3): the central area, each seat's hands side by side, and the log lines.
 // View fields used (app/games/vingt_un_view.py): phase (waiting | staking | double | playing |
 // dealer), status, dealer, turn, turn_hand, doubled (null until the call), calls, limits {min_bet,
 // max_bet}, cover (staking), pack, pile; per seat: role, state ("dealer" | "in hand" |
@@ -48,7 +48,7 @@ const allUp = (hand) => hand && Array.isArray(hand.cards) && hand.cards.length >
 
 /** The dealer's calls name seats by number; say the players' names instead. */
 function named(text, ctx) {
-  return String(text).replace(/\b([Ss])eat (\d+)('s)?/g, (match, s, n, poss) => {
+  return String(text).replace(/\b([Ss])eat (\d+)('s)?/g, (match, _s, n, poss) => {
     const name = ctx.seatName(Number(n));
     return name.startsWith("Seat ") ? match : `${name}${poss || ""}`;
   });
@@ -174,18 +174,6 @@ function handBoxes(seat, view, ctx) {
   return h("div", { class: "vu-hands", dataset: { count: hands.length } }, boxes);
 }
 
-/** New calls since the previous view: the longest overlap of the old tail and the new head
- * (the view carries the last few calls of the hand, and they stay until the next deal). */
-function newCalls(prev, view) {
-  const sameHand = prev.hand_id === view.hand_id || (prev.hand_id && !view.hand_id);
-  const before = sameHand ? calls(prev) : [];
-  const now = calls(view);
-  for (let k = Math.min(before.length, now.length); k > 0; k--) {
-    if (before.slice(-k).every((c, i) => c === now[i])) return now.slice(k);
-  }
-  return now;
-}
-
 export default {
   labels: { stake: "Stake", double: "Double!", no_double: "No double", split: "Split", draw: "Draw", stand: "Stand" },
 
@@ -243,40 +231,28 @@ export default {
     }
   },
 
-  describeChanges(prev, view, ctx) {
-    const lines = [];
-    if (!prev) return lines;
-    const sameHand = view.hand_id && view.hand_id === prev.hand_id;
-    const handEnded = prev.hand_id && !view.hand_id;
-    // (At the end of a hand the dealer's call says where the deal goes.)
-    if (isSeat(view.dealer) && isSeat(prev.dealer) && view.dealer !== prev.dealer && !view.hand_id && !handEnded) {
-      lines.push(`${ctx.seatName(view.dealer)} deals next.`);
+  describeEvent(event, ctx) {
+    const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
+    const hand = Number.isInteger(event.hand) && event.hand > 0 ? ` (hand ${event.hand + 1})` : "";
+    switch (event.kind) {
+      case "start": return `${ctx.seatName(event.dealer)} deals.`;
+      case "deal": return typeof event.card === "string" ? `Your card: ${card(event.card)}.` : null;
+      case "stake": return `${who} stakes ${ctx.chips(event.amount)}.`;
+      case "stake_cut": return `${who}'s stake is cut to ${ctx.chips(event.stake)}: the bank covers no more.`;
+      case "sit_out": return `${who} cannot stake: ${event.reason}.`;
+      case "double": return `${who} calls “Double!”`;
+      case "no_double": return null;
+      case "show": return `${who} shows ${(event.cards || []).map(card).join(" ")}${typeof event.total === "number" ? ` (${event.total})` : ""}${hand}.`;
+      case "split": return `${who} splits${typeof event.stake === "number" ? `, staking ${ctx.chips(event.stake)}` : ""}.`;
+      case "draw": return `${who} draws ${typeof event.card === "string" ? card(event.card) : "a card"}${hand}.`;
+      case "over": return `${who} is over 21${hand} and pays ${ctx.chips(event.stake)}.`;
+      case "stand": return `${who} stands${hand}.`;
+      case "dealer_total": return event.total > 21 ? "The dealer is over 21." : `The dealer stands on ${event.total}.`;
+      case "settle": return `${who}${hand}: ${ctx.humanize(event.result || "settled")}${event.reason ? ` (${event.reason})` : ""}.`;
+      case "natural_paid_by_all": return `${who} pays ${ctx.seatName(event.to)} ${ctx.chips(event.amount)} for the natural.`;
+      case "deal_passes": return `The deal passes to ${who}.`;
+      default: return undefined;
     }
-    if (sameHand || handEnded) {
-      // Cards drawn face up, and stands, which the calls do not tell. The dealer shows both
-      // cards once the players are done, so that line comes after theirs, whatever the seats.
-      const shows = [];
-      for (const seat of view.seats || []) {
-        const before = (prev.seats || []).find((s) => s.seat === seat.seat);
-        if (!before || !Array.isArray(seat.hands)) continue;
-        seat.hands.forEach((hand, i) => {
-          const old = (before.hands || [])[i];
-          if (!old) return;
-          const many = seat.hands.length > 1 ? ` (hand ${i + 1})` : "";
-          const added = (hand.cards || []).slice((old.cards || []).length).filter((c) => c.up && c.card);
-          if (prev.phase === "playing" || prev.phase === "dealer") {
-            for (const card of added) lines.push(`${ctx.seatName(seat.seat)} draws ${ctx.cardText(card.card)}${many}.`);
-          }
-          if (old.state === "playing" && hand.state === "standing") lines.push(`${ctx.seatName(seat.seat)} stands${many}.`);
-          if (seat.seat === handDealer(view) && allUp(hand) && !allUp(old)) {
-            const shown = hand.cards.map((c) => ctx.cardText(c.card)).join(" ");
-            shows.push(`${ctx.seatName(seat.seat)} shows ${shown}${typeof hand.total === "number" ? ` (${hand.total})` : ""}.`);
-          }
-        });
-      }
-      lines.push(...shows);
-    }
-    if (view.hand_id || handEnded) lines.push(...newCalls(prev, view).map((c) => named(c, ctx)));
-    return lines;
   },
 };

@@ -1,0 +1,72 @@
+"""The "How to play" pages: ``GET /games/{game}/rules``, a game's section of the rule book
+(docs/rules.md, rendered by :mod:`app.rulebook.book`) with the options a table at this server
+starts with, in words.
+
+Opened from a table (``?table=<id>``, and a private table's ``?invite=``), the page links back
+to it: only when the reader may enter that table, so that the page never tells a stranger
+that a private table exists. A game the book or the server does not know answers the site's
+"not here" page (404), never JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from app.api.deps import ServicesDep, SessionDep, optional_player
+from app.api.errors import ApiRoute
+from app.api.routes.pages import templates
+from app.games.core.registry import GAME_MODULES, game_class
+from app.rulebook.book import game_rules
+from app.rulebook.option_words import summary_option_words, table_option_words
+
+router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+
+
+@router.get("/games/{game}/rules", response_class=HTMLResponse)
+async def rules_page(
+    game: str, request: Request, services: ServicesDep, session: SessionDep
+) -> HTMLResponse:
+    rules = game_rules(game) if game in GAME_MODULES else None
+    if rules is None:
+        return templates.TemplateResponse(
+            request, "table_missing.html", {"what": "rules"}, status_code=404
+        )
+    cls = game_class(game)
+    return templates.TemplateResponse(
+        request,
+        "rules.html",
+        {
+            "rules": rules,
+            "game_title": cls.title,
+            "offered": game in services.settings.game_ids,
+            "defaults": table_option_words(game),
+            "table": await _back_to_table(request, services, session),
+        },
+    )
+
+
+async def _back_to_table(
+    request: Request, services: ServicesDep, session: SessionDep
+) -> dict[str, Any] | None:
+    """The table the page was opened from, with the way back and its options in words, if
+    the reader may enter it."""
+    table_id = request.query_params.get("table")
+    invite = request.query_params.get("invite")
+    table = services.lobby.get(table_id) if table_id else None
+    if table is None or table.closed:
+        return None
+    viewer = await optional_player(request, session)
+    if not table.may_enter(viewer.id if viewer else None, invite):
+        return None
+    query = f"?{urlencode({'invite': invite})}" if invite else ""
+    summary = table.summary()
+    return {
+        "name": table.name,
+        "href": f"/tables/{table.table_id}{query}",
+        "game": summary["game"],
+        "words": summary_option_words(summary),
+    }

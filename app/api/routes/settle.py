@@ -1,0 +1,268 @@
+"""Settling up: each player's net over a span of time (tonight by default) at a table or
+among a group of players, and the fewest payments that settle it, as JSON, CSV and a page
+(docs/review.md, "Settling up").
+
+Who may ask: for a table, the players who sat at it and the host (as its ledger); for a
+group, any signed-in player, and only the tables the reader may see are counted
+(:mod:`app.review.access`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from decimal import Decimal
+from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.api.deps import SessionDep
+from app.api.download import attachment
+from app.api.errors import ApiRoute, errors, file_response
+from app.api.routes.hands import ReaderDep
+from app.api.routes.pages import templates
+from app.api.routes.review_pages import missing
+from app.api.schemas.settle import Settlement
+from app.db.models import GameTable
+from app.games.core.registry import GAME_MODULES, game_class
+from app.review import access, lists
+from app.review.access import Reader
+from app.review.nets import SpanNets, span_nets
+from app.review.settle import Payment, settle
+from app.review.settle_words import ChipValue, as_csv, as_text, payment_line
+
+router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 422))
+pages = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+
+MAX_PLAYERS = 60
+ID = r"^[A-Za-z0-9_-]{1,40}$"
+
+
+@dataclass
+class Asked:
+    """A settle-up question: the span, the scope, the group and the chips' value."""
+
+    since: datetime
+    until: datetime
+    tz: str
+    table_id: str | None
+    players: list[str] | None
+    around: str | None
+    value: ChipValue | None
+
+
+def tonight(now: datetime, zone: ZoneInfo) -> datetime:
+    """Tonight's start: noon today in ``zone``, or noon yesterday before noon (a game that
+    starts at 20:00 and ends at 02:00 is one night)."""
+    local = now.astimezone(zone)
+    return datetime.combine((local - timedelta(hours=12)).date(), time(12), tzinfo=zone)
+
+
+def asked(
+    since: Annotated[
+        str | None,
+        Query(max_length=40, description="the span's start: YYYY-MM-DD or ISO date-time"),
+    ] = None,
+    until: Annotated[
+        str | None,
+        Query(max_length=40, description="the span's end (a date includes that day)"),
+    ] = None,
+    tz: Annotated[
+        str, Query(max_length=60, description="an IANA time zone, e.g. Europe/Oslo")
+    ] = "UTC",
+    table_id: Annotated[str | None, Query(max_length=40, pattern=ID)] = None,
+    player: Annotated[
+        list[str] | None, Query(description="the group: the players' ids (repeated)")
+    ] = None,
+    around: Annotated[
+        str | None,
+        Query(max_length=40, pattern=ID, description="a player and all who shared a hand"),
+    ] = None,
+    chip_value: Annotated[
+        str | None,
+        Query(max_length=14, pattern=r"^\d{1,7}(\.\d{1,6})?$", description="e.g. 0.05"),
+    ] = None,
+    currency: Annotated[
+        str | None,
+        Query(max_length=8, pattern=r"^[^\x00-\x1f\x7f]*$", description="e.g. € or EUR"),
+    ] = None,
+) -> Asked:
+    """The query's parameters, checked: a zone that exists, a span that is one."""
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise HTTPException(422, f"unknown time zone {tz!r}") from None
+    now = datetime.now(UTC)
+    try:
+        start = (_local(since, zone) or tonight(now, zone)).astimezone(UTC)
+        end = (_local(until, zone, end=True) or now + timedelta(seconds=1)).astimezone(UTC)
+        start.astimezone(zone), end.astimezone(zone)  # told in the zone: must be there too
+    except ValueError as err:
+        raise HTTPException(422, str(err)) from None
+    except OverflowError:  # a moment at the calendar's very edge, in another zone
+        raise HTTPException(422, "since and until must be dates this calendar can hold") from None
+    if end <= start:
+        raise HTTPException(422, "until must come after since")
+    if player is not None and len(player) > MAX_PLAYERS:
+        raise HTTPException(422, f"at most {MAX_PLAYERS} players")
+    if player is not None and any(len(p) > 40 or not p for p in player):
+        raise HTTPException(422, "a player id is 1 to 40 characters")
+    value = None
+    if chip_value is not None:
+        amount = Decimal(chip_value)
+        if amount <= 0:
+            raise HTTPException(422, "chip_value must be more than 0")
+        value = ChipValue(amount, (currency or "").strip())
+    return Asked(start, end, tz, table_id, player, around, value)
+
+
+def _local(text: str | None, zone: ZoneInfo, *, end: bool = False) -> datetime | None:
+    """A date (that day's start in ``zone``; with ``end``, the next day's), or an ISO
+    date-time (in ``zone`` when it names no offset)."""
+    if not text:
+        return None
+    if len(text) == 10:
+        moment = lists.parse_when(text, end=end)
+        assert moment is not None
+        return moment.replace(tzinfo=zone)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date (YYYY-MM-DD) or an ISO date-time") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+
+
+AskedDep = Annotated[Asked, Depends(asked)]
+
+
+@dataclass
+class Settled:
+    table: GameTable | None
+    nets: SpanNets
+    payments: list[Payment]
+    names: dict[str, str]
+    text: str
+
+
+async def _settle(session: Any, reader: Reader, q: Asked) -> Settled:
+    table = None
+    if q.table_id is not None:
+        table = await access.check_table_reader(session, q.table_id, reader)
+    else:
+        access.check_signed_in(reader)
+    found = await span_nets(
+        session,
+        reader,
+        start=q.since,
+        end=q.until,
+        table_id=q.table_id,
+        chosen=q.players,
+        around=q.around,
+    )
+    payments = settle(found.nets)
+    names = {p.id: p.name for p in found.parties}
+    text = as_text(
+        _title(table, q), [(p.name, p.net) for p in found.parties], payments, names, q.value
+    )
+    return Settled(table, found, payments, names, text)
+
+
+def _title(table: GameTable | None, q: Asked) -> str:
+    zone = ZoneInfo(q.tz)
+    span = f"{q.since.astimezone(zone):%Y-%m-%d %H:%M} – {q.until.astimezone(zone):%Y-%m-%d %H:%M}"
+    where = f"{table.name} ({_game_title(table.game)})" if table is not None else "the group"
+    return f"Settling up, {where}: {span} ({q.tz})"
+
+
+def _game_title(game: str) -> str:
+    return game_class(game).title if game in GAME_MODULES else game
+
+
+@router.get("/api/settle", response_model=Settlement)
+async def settlement(session: SessionDep, reader: ReaderDep, q: AskedDep) -> dict[str, Any]:
+    """Each party's net over the span and the fewest payments that settle them (at most
+    parties − 1), with their money when a chip value is given."""
+    done = await _settle(session, reader, q)
+    chosen = {p.id for p in done.nets.parties}
+    money = q.value.of if q.value is not None else None
+    return {
+        "since": q.since.isoformat(),
+        "until": q.until.isoformat(),
+        "tz": q.tz,
+        "table": (
+            {"table_id": done.table.id, "name": done.table.name, "game": done.table.game}
+            if done.table is not None
+            else None
+        ),
+        "hands": done.nets.hands,
+        "candidates": [{**c.to_json(), "chosen": c.id in chosen} for c in done.nets.candidates],
+        "parties": [
+            {**p.to_json(), "money": money(p.net) if money else None} for p in done.nets.parties
+        ],
+        "payments": [
+            {
+                "payer": p.payer,
+                "payer_name": done.names[p.payer],
+                "payee": p.payee,
+                "payee_name": done.names[p.payee],
+                "amount": p.amount,
+                "money": money(p.amount) if money else None,
+                "text": payment_line(p, done.names, q.value),
+            }
+            for p in done.payments
+        ],
+        "chip_value": str(q.value.value) if q.value is not None else None,
+        "currency": (q.value.currency or None) if q.value is not None else None,
+        "text": done.text,
+    }
+
+
+@router.get(
+    "/api/settle.csv",
+    response_class=Response,
+    responses=file_response("text/csv", "The nets and the payments."),
+)
+async def settlement_csv(session: SessionDep, reader: ReaderDep, q: AskedDep) -> Response:
+    """The same settlement as CSV: a ``net`` row per party, then a ``payment`` row each."""
+    done = await _settle(session, reader, q)
+    body = as_csv(
+        [(p.id, p.name, p.net) for p in done.nets.parties], done.payments, done.names, q.value
+    )
+    day = q.since.astimezone(ZoneInfo(q.tz)).date().isoformat()
+    return Response(
+        body,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": attachment(f"settle-up-{day}.csv")},
+    )
+
+
+@pages.get("/settle", response_class=HTMLResponse)
+async def settle_page(
+    request: Request,
+    session: SessionDep,
+    reader: ReaderDep,
+    table_id: str | None = Query(None, alias="table", max_length=40),
+    around: str | None = Query(None, alias="player", max_length=40),
+) -> HTMLResponse:
+    """The settle-up page, for a table (``?table=``) or a player's company (``?player=``);
+    its script reads ``/api/settle``."""
+    table = None
+    if table_id:
+        table = await access.visible_table(session, table_id, reader)
+        if table is None:
+            return missing(request, "table")
+    return templates.TemplateResponse(
+        request,
+        "settle.html",
+        {
+            "table_id": table.id if table else "",
+            "table_name": table.name if table else "",
+            "game_title": _game_title(table.game) if table else "",
+            "around": around or "",
+        },
+    )
+
+
+router.include_router(pages)

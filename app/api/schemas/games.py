@@ -1,0 +1,34 @@
+"""Answers of ``GET /api/games``: each game and its table options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from app.api.schemas.base import Reply
+
+
+class OptionSpec(Reply):
+    """One table option: its type, default and range (``min``/``max``/``nullable`` for an
+    ``int``, ``choices`` for a ``choice``)."""
+
+    name: str
+    type: str = Field(description="int, bool or choice")
+    default: Any
+    description: str
+    min: int | None = None
+    max: int | None = None
+    nullable: bool | None = None
+    choices: list[Any] | None = None
+
+
+class GameInfo(Reply):
+    id: str
+    title: str
+    min_players: int
+    options: list[OptionSpec]
+    options_schema: dict[str, Any] = Field(
+        description="the table options' JSON Schema (the same options, from the game's model)"
+    )
+    actions: list[str] = Field(description="the kinds of action its players send")

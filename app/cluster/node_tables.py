@@ -1,0 +1,148 @@
+"""What a node's tables need of it (app/cluster/node.py): a new table opened with its lease
+in one transaction, the fenced writer of a table's actor, and the writer that refuses every
+job once the node has dropped a table (docs/scaling.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.cluster import leases
+from app.cluster.fence import FencedWriter, is_fenced
+from app.db import store
+from app.db.models import GameTable
+from app.db.writer.base import DatabaseWriter
+from app.runtime.house import open_house
+
+log = logging.getLogger("table31.node")
+T = TypeVar("T")
+
+VERSION_BASE = 1_000_000_000
+"""A table's versions under lease epoch ``e`` start at ``e * VERSION_BASE``: a client that
+reconnects to the table's new owner sees a version greater than any the old owner sent."""
+MOVED = "this table moved to another node; reconnecting"
+"""Why a table's sockets close with 4409 when its node stops serving it."""
+ASK_AGAIN = "this table is served by another node; ask again"
+"""Why a socket to a table another node serves is closed with 4409 (app/api/ws.py)."""
+
+
+async def create_table_leased(session: AsyncSession, node_id: str, **table: Any) -> int:
+    """A writer job: a new table, its lease assigned to ``node_id`` and adopted, in ONE
+    transaction (no other node can ever see the table without its owner). The epoch."""
+    await store.create_table(session, **table)
+    await session.flush()  # the table row the lease refers to
+    await leases.assign(session, table["table_id"], node_id)
+    epoch = await leases.adopt(session, table["table_id"], node_id)
+    if epoch is None:  # cannot happen: the lease was made for this node in this transaction
+        raise RuntimeError(f"the new table {table['table_id']} could not be leased")
+    return epoch
+
+
+async def open_house_once(session: AsyncSession, float_amount: int) -> int:
+    """:func:`open_house` for a node: nodes starting at once take turns (a lock held to the
+    end of the transaction), so the house's opening float is granted once, not once each."""
+    await session.execute(text("SELECT pg_advisory_xact_lock(31310007)"))
+    return await open_house(session, float_amount)
+
+
+async def table_is_open(session: AsyncSession, table_id: str) -> bool:
+    """Whether ``table_id`` exists and is not closed (served by some node, or soon)."""
+    status = await session.scalar(select(GameTable.status).where(GameTable.id == table_id))
+    return status is not None and status != "closed"
+
+
+class TableWriter(FencedWriter):
+    """A table actor's writer on a node: :class:`FencedWriter`, and a job the fence refuses
+    calls ``lost(table_id, epoch)`` (the node lost the table: it drops it at once)."""
+
+    def __init__(
+        self,
+        writer: DatabaseWriter,
+        table_id: str,
+        node_id: str,
+        epoch: int,
+        lost: Callable[[str, int], None],
+    ) -> None:
+        super().__init__(writer, table_id, node_id, epoch)
+        self.lost = lost
+
+    def submit(
+        self, job: Callable[..., Awaitable[T]], /, *args: Any, **kwargs: Any
+    ) -> asyncio.Future[T]:
+        future = super().submit(job, *args, **kwargs)
+        future.add_done_callback(self._check)
+        return future
+
+    def _check(self, future: asyncio.Future[Any]) -> None:
+        if not future.cancelled() and is_fenced(future.exception()):
+            self.lost(self.table_id, self.epoch)
+
+
+class Tables(Protocol):
+    """The lobby of a node, as its tables' writers see it (app/runtime/lobby.py)."""
+
+    writer: DatabaseWriter
+    node_id: str
+    epochs: dict[str, int]
+
+    def drop(self, table_id: str, reason: str) -> None: ...
+
+
+def table_writer(lobby: Tables, table_id: str) -> TableWriter:
+    """The writer of a table the node serves under its epoch now; a write the fence refuses
+    drops the table (unless the node serves it under a newer epoch since)."""
+    epoch = lobby.epochs[table_id]
+
+    def lost(table_id: str, refused: int) -> None:
+        if lobby.epochs.get(table_id) == refused:
+            log.warning("table %s: a write was refused by the fence; dropped", table_id)
+            lobby.drop(table_id, MOVED)
+
+    return TableWriter(lobby.writer, table_id, lobby.node_id, epoch, lost)
+
+
+class Moved(Exception):
+    """A write of a table this node no longer serves: refused here, before the database."""
+
+
+class Dropped(DatabaseWriter):
+    """The writer of a dropped table's actor: refuses every job. A section of the actor still
+    waking up (a buy-in's answer, a clock) may try to write; nothing of it may land."""
+
+    url = ""
+    failures = 0
+    batches = 0
+    rewritten = 0
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+
+    def start(self) -> None:
+        return None
+
+    def submit(
+        self, job: Callable[..., Awaitable[T]], /, *args: Any, **kwargs: Any
+    ) -> asyncio.Future[T]:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        future.set_exception(Moved(f"table {self.table_id} is served by another node now"))
+        future.add_done_callback(_quiet)
+        return future
+
+    async def flush(self) -> None:
+        return None
+
+    @property
+    def pending(self) -> int:
+        return 0
+
+    async def close(self) -> None:
+        return None
+
+
+def _quiet(future: asyncio.Future[Any]) -> None:
+    future.exception()  # retrieved: no "exception was never retrieved" in the log

@@ -1,0 +1,135 @@
+"""Settling a dealt coup of Trente et Quarante (docs/rules.md §4.6 to §4.8).
+
+* Insurance premiums (1% of each insured free stake, rounded up) go to the house first.
+* A decided coup: free stakes on the winning chances are paid even money by the house, those on
+  the losing chances go to the house. A stake in prison on a winning chance moves up one level
+  (level 1 is returned to its owner without winnings); on a losing chance it goes to the house.
+* *Après* (equal totals other than 31): nothing moves.
+* *Un après* (31 and 31): insured free stakes are untouched; a stake in prison goes one level
+  deeper, or is shared when that would pass ``max_apres``; each other free stake awaits its
+  owner's choice (:meth:`CoupSettlement.choose`): shared (half, rounded down, back to the owner,
+  the rest to the house) or put in prison at level 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.core.accounts import HOUSE, prison_account, seat_account
+from app.games.trente_et_quarante.coup import UN_APRES, Coup
+from app.games.trente_et_quarante.stakes import PrisonStake, premium
+from app.games.trente_et_quarante.state import TrenteEtQuaranteState
+
+
+class CoupSettlement:
+    """The settlement of one coup, possibly waiting for the un après choices."""
+
+    def __init__(
+        self, game: TrenteEtQuaranteState, coup: Coup, stakes: list[dict[str, Any]]
+    ) -> None:
+        self.game = game
+        self.coup = coup
+        self.stakes = stakes
+        """The free stakes as they stood at "Rien ne va plus" (for the hand's summary), each
+        with ``house``: what the house took from it (negative: paid) in this coup."""
+        for stake in stakes:
+            stake["house"] = 0
+        self.calls = coup.calls()
+        """The dealer's announcements (§4 step 6)."""
+        self.result = coup.result()
+        """The totals and the result (:meth:`.Coup.result`), for the score card and summary."""
+        self.pending: dict[int, set[str]] = {}
+        """Un après: the chances of each owner's free stakes that await a choice."""
+
+    def settle(self) -> None:
+        """Charge the insurance, announce the coup and settle what needs no choice.
+
+        The free stakes are settled from :attr:`stakes`, which lists them as they stand (in
+        seat order), so that each one's record is at hand.
+        """
+        game = self.game
+        for record in self.stakes:
+            if record["insured"]:
+                cost = premium(record["amount"])
+                reason = f"insurance of the {record['chance']} stake"
+                game.pay(seat_account(record["seat"]), HOUSE, cost, reason)
+                record["house"] += cost
+        for call in self.calls:
+            game.log_event({"kind": "call", "fr": call["fr"], "en": call["en"]})
+        tie = self.coup.tie
+        if tie is None:
+            self._decided()
+        elif tie == UN_APRES:
+            self._un_apres()
+
+    def _decided(self) -> None:
+        game = self.game
+        wins = self.coup.winning_chances
+        for record in self.stakes:
+            chance, amount = record["chance"], record["amount"]
+            if chance in wins:
+                game.pay(HOUSE, seat_account(record["seat"]), amount, f"{chance} stake won")
+                record["house"] -= amount
+            else:
+                game.pay(seat_account(record["seat"]), HOUSE, amount, f"{chance} stake lost")
+                record["house"] += amount
+        kept: list[PrisonStake] = []
+        for held in game.prison:
+            account = prison_account(held.owner)
+            if held.chance not in wins:
+                game.pay(account, HOUSE, held.amount, f"{held.chance} stake in prison lost")
+                game.log("prison_lost", seat=held.owner, **held.to_json())
+            elif held.level == 1:
+                reason = f"{held.chance} stake freed from prison"
+                game.pay(account, seat_account(held.owner), held.amount, reason)
+                game.log("prison_freed", seat=held.owner, **held.to_json())
+            else:
+                held.level -= 1
+                kept.append(held)
+                game.log("prison_up", seat=held.owner, **held.to_json())
+        game.prison = kept
+
+    def _un_apres(self) -> None:
+        game = self.game
+        kept: list[PrisonStake] = []
+        for held in game.prison:
+            if held.level + 1 > game.options["max_apres"]:
+                self._share(prison_account(held.owner), held.owner, held.amount, held.chance)
+                game.log("prison_shared", seat=held.owner, **held.to_json())
+            else:
+                held.level += 1
+                kept.append(held)
+                game.log("prison_deeper", seat=held.owner, **held.to_json())
+        game.prison = kept
+        for record in self.stakes:
+            if not record["insured"]:
+                self.pending.setdefault(record["seat"], set()).add(record["chance"])
+        if self.pending:
+            game.log("un_apres_choice", seats=sorted(self.pending))
+
+    def _share(self, account: str, owner: int, amount: int, chance: str) -> None:
+        """Half, rounded down, back to the owner's stack; the rest to the house."""
+        back = amount // 2
+        if account != seat_account(owner):
+            self.game.pay(account, seat_account(owner), back, f"{chance} stake shared: half back")
+        self.game.pay(account, HOUSE, amount - back, f"{chance} stake shared with the house")
+
+    def choose(self, seat: int, chance: str, *, share: bool) -> None:
+        """An owner's un après choice for the free stake on ``chance`` (default: prison)."""
+        game = self.game
+        chances = self.pending[seat]
+        chances.remove(chance)
+        if not chances:
+            del self.pending[seat]
+        amount = game.free[seat][chance].amount
+        if share:
+            self._share(seat_account(seat), seat, amount, chance)
+            record = next(r for r in self.stakes if r["seat"] == seat and r["chance"] == chance)
+            record["house"] += amount - amount // 2
+            game.log("share", seat=seat, chance=chance, amount=amount, returned=amount // 2)
+            return
+        stake = PrisonStake(game.next_prison_id, seat, chance, amount, 1)
+        game.next_prison_id += 1
+        game.pay(seat_account(seat), prison_account(seat), amount, f"{chance} stake to prison")
+        game.prison.append(stake)
+        game.log("prison", seat=seat, **stake.to_json())

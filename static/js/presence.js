@@ -1,0 +1,108 @@
+// Ready to deal and sitting out at a friends' table (docs/protocol/socket.md §5.10): the
+// table's own actions of `legal` (ready, deal_now, sit_out, sit_in) as their own buttons beside the
+// game's choices, who is ready and who sits out on the seats, and the opener's "Stand up" on a
+// seat that has been sitting out. Nothing here knows a game's rules.
+import { askAmount } from "./amount-dialog.js";
+import { h } from "./dom.js";
+
+/** The table's own action kinds: never a decision of the game, never "your turn". */
+export const TABLE_KINDS = new Set(["ready", "deal_now", "sit_out", "sit_in"]);
+
+/** The game's choices of `legal` (what makes it your turn), without the table's own. */
+export function gameChoices(legal) {
+  return (Array.isArray(legal) ? legal : []).filter((t) => !TABLE_KINDS.has(t?.kind));
+}
+
+const LABELS = { ready: "Ready", deal_now: "Deal now", sit_out: "Sit out", sit_in: "I'm back" };
+const TITLES = {
+  ready: "Tell the table you are ready for the first hand",
+  deal_now: "Deal the first hand now, ready or not (you opened this table)",
+  sit_out: "Keep your seat and your chips but be dealt nothing until you come back",
+  sit_in: "Be dealt in again from the next hand",
+};
+
+function yourSeat(view) {
+  return (view.seats || []).find((s) => s.seat === view.you) || null;
+}
+
+/**
+ * Fill `el` (the dock's presence line) for `view`: the wait for Ready and its buttons, why you
+ * sit out, and the Sit out / I'm back toggle. `legal` is the view's whole list; `act` sends an
+ * action; `disabled` while one is being sent or the socket is down.
+ */
+export function renderPresence(el, view, legal, { act, disabled }) {
+  const kinds = new Set((Array.isArray(legal) ? legal : []).map((t) => t.kind));
+  const table = view.table || {};
+  const mine = yourSeat(view);
+  const parts = [];
+  if (table.waiting_for_ready) {
+    const seats = (view.seats || []).filter((s) => !s.sitting_out);
+    const ready = seats.filter((s) => s.ready || s.bot).length;
+    parts.push(h("p", { class: "presence-text", role: "status" },
+      h("strong", {}, "Waiting for everyone to be ready"),
+      seats.length ? ` · ${ready} of ${seats.length} ready` : ""));
+  }
+  if (mine?.sitting_out) {
+    parts.push(h("p", { class: "presence-text presence-away", role: "status" },
+      typeof mine.sitting_out_reason === "string" && mine.sitting_out_reason
+        ? mine.sitting_out_reason
+        : "You are sitting out: you keep your seat and your chips and are dealt nothing."));
+  } else if (mine?.sitting_out_next) {
+    parts.push(h("p", { class: "presence-text", role: "status" },
+      "You sit out as soon as your game lets you (after the hand you play in)."));
+  }
+  const buttons = ["ready", "deal_now", "sit_in", "sit_out"].filter((k) => kinds.has(k)).map((kind) =>
+    h("button", {
+      type: "button",
+      class: `btn ${kind === "ready" || kind === "sit_in" ? "btn-primary" : "btn-quiet"} btn-small btn-presence`,
+      dataset: { kind },
+      title: TITLES[kind],
+      disabled: Boolean(disabled),
+      onclick: () => act({ kind }),
+    }, LABELS[kind]));
+  if (buttons.length) parts.push(h("div", { class: "presence-buttons", role: "group", "aria-label": "At the table" }, buttons));
+  el.hidden = parts.length === 0;
+  el.replaceChildren(...parts);
+}
+
+function minutesAway(seat, now) {
+  return typeof seat.sitting_out_since === "number" ? Math.max(0, Math.floor((now - seat.sitting_out_since) / 60)) : 0;
+}
+
+/**
+ * The seat's presence marks: "ready" while the table waits for Ready, "sitting out" (and for
+ * how long), and, for the table's opener, a "Stand up" button on a seat sitting out.
+ * opts: {standUp(seat, minutes) | null, now: server Unix seconds}
+ */
+export function seatPresence(seat, view, opts = {}) {
+  const out = [];
+  if (view.table?.waiting_for_ready && seat.ready && !seat.sitting_out) {
+    out.push(h("span", { class: "tag tag-ready", title: "Ready for the first hand" }, "✓ ready"));
+  }
+  if (seat.sitting_out) {
+    const minutes = minutesAway(seat, opts.now ?? Date.now() / 1000);
+    out.push(h("span", { class: "tag tag-sitting-out", title: seat.sitting_out_reason || "Sitting out" },
+      minutes ? `away ${minutes} min` : "away"));
+    if (typeof opts.standUp === "function" && seat.seat !== view.you) {
+      out.push(h("button", {
+        type: "button", class: "btn btn-quiet btn-tiny btn-stand-up", dataset: { seat: seat.seat },
+        title: "Stand this player up: their chips go back to their bankroll",
+        onclick: () => askStandUp(seat, minutes, opts.standUp),
+      }, "Stand up"));
+    }
+  } else if (seat.sitting_out_next) {
+    out.push(h("span", { class: "tag tag-sitting-next" }, "sits out next"));
+  }
+  return out;
+}
+
+async function askStandUp(seat, minutes, standUp) {
+  const name = typeof seat.name === "string" ? seat.name : `Seat ${seat.seat}`;
+  const chosen = await askAmount({
+    title: `Stand ${name} up`,
+    help: `${name} has been sitting out for ${minutes} minute${minutes === 1 ? "" : "s"}. `
+      + "Stand them up only if they have been away at least this long (their chips go back to their bankroll):",
+    min: 0, max: 1440, value: Math.min(minutes, 5), label: "Minutes away", confirm: "Stand up",
+  });
+  if (chosen !== null) standUp(seat.seat, chosen);
+}

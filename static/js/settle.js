@@ -1,0 +1,229 @@
+// The settle-up page (/settle?table=… or /settle?player=…): who played in a span of time
+// (tonight by default), each one's net and the fewest payments that settle them, from
+// GET /api/settle (docs/review.md, "Settling up"). The span goes to the server as local
+// date-times with the browser's own time zone (tz), so "tonight" is the reader's night.
+// The text to copy and the CSV are the server's: the page shows, copies and downloads them.
+import { api } from "./api.js";
+import { $, chips, fill, h } from "./dom.js";
+import { download, explain, getJson, netSpan, showBanner } from "./review-api.js";
+import { showWhoami } from "./signin.js";
+
+const page = $("#settle-page");
+const tableId = page.dataset.tableId || null;
+const around = page.dataset.around || null;
+const form = $("#settle-form");
+const VALUE_KEY = "t31_chip_value";
+
+const zone = (() => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+})();
+
+const state = {
+  chosen: null, // null until the reader ticks a box: the server's default group
+  last: null, // the last answer
+  asked: 0, // the number of the last question, so an old answer never overwrites a newer one
+};
+
+/** "2026-11-24T12:00" in the browser's own zone, as a datetime-local input holds it. */
+function localInput(iso) {
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function query() {
+  const params = new URLSearchParams({ tz: zone });
+  if (tableId) params.set("table_id", tableId);
+  if (form.span.value === "custom") {
+    if ($("#since").value) params.set("since", $("#since").value);
+    // "to 02:16" includes that minute (the server's until is not included)
+    const until = $("#until").value;
+    if (until) params.set("until", until.length === 16 ? `${until}:59.999` : until);
+  }
+  if (state.chosen) for (const id of state.chosen) params.append("player", id);
+  else if (around) params.set("around", around);
+  const value = $("#chip-value").value.trim();
+  if (value && Number(value) > 0) {
+    params.set("chip_value", value);
+    const currency = $("#currency").value.trim();
+    if (currency) params.set("currency", currency);
+  }
+  return params;
+}
+
+function renderPlayers(data) {
+  const box = $("#player-checks");
+  if (!data.candidates.length) {
+    fill(box, h("span", { class: "muted" }, "Nobody played a hand in this span."));
+    return;
+  }
+  fill(box, data.candidates.map((c) =>
+    h("label", { class: `player-check${c.bot ? " is-bot" : ""}` },
+      h("input", { type: "checkbox", value: c.id, checked: c.chosen, onchange: onTick }),
+      h("span", { class: "player-check-name" }, c.name),
+      c.bot ? h("span", { class: "pill" }, "bot") : null,
+      " ", netSpan(c.net))));
+}
+
+function onTick() {
+  const chosen = [...$("#player-checks").querySelectorAll("input:checked")].map((i) => i.value);
+  if (!chosen.length) {
+    // nobody ticked: nothing to settle (no names would ask the server for everyone)
+    state.asked++;
+    state.last = null;
+    fill($("#nets-table tbody"), h("tr", {}, h("td", { colspan: 4, class: "muted" }, "Tick the players who are settling.")));
+    fill($("#payments"), h("li", { class: "payment payment-none muted" }, "Nobody is settling."));
+    $("#settle-text").textContent = "";
+    return;
+  }
+  state.chosen = chosen;
+  refresh();
+}
+
+/** "2.25 €", "−3.30 €" (a real minus sign, as the chips have). */
+function moneyOf(amount, data) {
+  if (amount === null || amount === undefined) return "";
+  return `${String(amount).replace(/^-/, "\u2212")}${data.currency ? ` ${data.currency}` : ""}`;
+}
+
+function renderNets(data) {
+  const money = data.chip_value !== null;
+  $("#nets-table").classList.toggle("no-money", !money);
+  fill($("#nets-table tbody"), data.parties.length
+    ? data.parties.map((p) => h("tr", { class: p.kind === "player" ? "" : "is-remainder" },
+        h("th", { scope: "row" }, p.kind === "player" ? h("a", { href: `/players/${encodeURIComponent(p.id)}` }, p.name) : capital(p.name),
+          p.bot ? h("span", { class: "pill" }, "bot") : null),
+        h("td", { class: "num" }, chips(p.hands)),
+        h("td", { class: "num" }, netSpan(p.net)),
+        h("td", { class: "num money-col" }, money ? `${p.net > 0 ? "+" : ""}${moneyOf(p.money, data)}` : "")))
+    : h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No hands in this span.")));
+  $("#remainder-note").hidden = !data.parties.some((p) => p.kind !== "player");
+  $("#hands-count").textContent = `${chips(data.hands)} hand${data.hands === 1 ? "" : "s"}`;
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function renderPayments(data) {
+  fill($("#payments"), data.payments.length
+    ? data.payments.map((p) => h("li", { class: "payment" },
+        h("span", { class: "payment-who" }, h("strong", {}, capital(p.payer_name)), p.payer === "others" ? " pay " : " pays ", h("strong", {}, p.payee_name)),
+        h("span", { class: "payment-amount" }, `${chips(p.amount)} chip${p.amount === 1 ? "" : "s"}`,
+          p.money !== null && p.money !== undefined ? h("span", { class: "payment-money" }, ` (${moneyOf(p.money, data)})`) : null)))
+    : h("li", { class: "payment payment-none muted" }, data.hands ? "Nobody owes anything." : "No hands to settle."));
+  $("#settle-text").textContent = data.text;
+}
+
+async function refresh() {
+  const number = ++state.asked;
+  let data;
+  try {
+    data = await getJson(`/api/settle?${query()}`);
+  } catch (err) {
+    if (number !== state.asked) return;
+    showBanner(explain(err, "settlement"), true);
+    return;
+  }
+  if (number !== state.asked) return;
+  $("#banner").hidden = true;
+  state.last = data;
+  if (form.span.value === "tonight") {
+    $("#since").value = localInput(data.since);
+    $("#until").value = localInput(data.until);
+  }
+  renderPlayers(data);
+  renderNets(data);
+  renderPayments(data);
+  $("#settle-body").hidden = false;
+}
+
+/** Copy through the clipboard API, or (an insecure page, an older browser) a selection. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { class: "copy-buffer", readonly: true, "aria-hidden": "true" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch {
+      done = false;
+    }
+    area.remove();
+    return done;
+  }
+}
+
+$("#copy-text").addEventListener("click", async () => {
+  if (!state.last) return;
+  const status = $("#copy-status");
+  if (await copyText(state.last.text)) {
+    status.textContent = "Copied: paste it in your chat.";
+  } else {
+    $(".settle-text").open = true;
+    status.textContent = "Copying is blocked here: select the text below and copy it.";
+  }
+});
+
+$("#download-csv").addEventListener("click", () => {
+  if (!state.last) return;
+  const day = localInput(state.last.since).slice(0, 10);
+  download(`/api/settle.csv?${query()}`, `settle-up-${day}.csv`).catch((err) => showBanner(err.message));
+});
+
+let timer = null;
+function soon() {
+  clearTimeout(timer);
+  timer = setTimeout(refresh, 300);
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  refresh();
+});
+for (const radio of form.querySelectorAll("input[name=span]")) radio.addEventListener("change", refresh);
+for (const input of [$("#since"), $("#until")]) {
+  input.addEventListener("change", () => {
+    form.span.value = "custom";
+    refresh();
+  });
+}
+for (const input of [$("#chip-value"), $("#currency")]) {
+  input.addEventListener("input", () => {
+    try {
+      localStorage.setItem(VALUE_KEY, JSON.stringify({ value: $("#chip-value").value, currency: $("#currency").value }));
+    } catch {
+      // private mode: the value is not remembered
+    }
+    soon();
+  });
+}
+
+async function start() {
+  try {
+    showWhoami(await api.me());
+  } catch {
+    showWhoami(null);
+  }
+  try {
+    const saved = JSON.parse(localStorage.getItem(VALUE_KEY) || "null");
+    if (saved) {
+      $("#chip-value").value = saved.value || "";
+      $("#currency").value = saved.currency || "";
+    }
+  } catch {
+    // nothing remembered
+  }
+  await refresh();
+}
+
+start();

@@ -1,0 +1,41 @@
+// What the table page says about the table itself: a private table's invite link (to those the
+// server gives it to) and the table's options.
+import { api } from "./api.js";
+import { $, fill, h, toast } from "./dom.js";
+import { invite, summary, tableId } from "./table-context.js";
+
+/** A private table: show its invite link to those the server gives it to (opener, players). */
+export async function renderInvite() {
+  if (!summary.private) return;
+  let table;
+  try {
+    table = await api.table(tableId, invite);
+  } catch {
+    return;
+  }
+  const box = $("#invite-box");
+  if (!table.invite_path) {
+    box.hidden = true;
+    return;
+  }
+  const link = new URL(table.invite_path, location.origin).href;
+  const input = h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  const copy = h("button", { type: "button", class: "btn btn-small", onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast("Invite link copied.", "info");
+    } catch {
+      input.select();
+      toast("Select the link and copy it.", "warn");
+    }
+  } }, "Copy");
+  fill(box, h("p", { class: "small muted" }, "A private table: share this link to invite people."), h("div", { class: "invite-row" }, input, copy));
+  box.hidden = false;
+}
+
+/** The table's options, as it was opened, in the words the server gives them
+ * (app/rulebook/option_words.py): "Stakes 10 to 100 chips", "30 seconds to act". */
+export function renderOptions() {
+  const list = $("#options-list");
+  fill(list, (summary.option_words || []).map((words) => h("li", {}, words.text)));
+}

@@ -1,0 +1,107 @@
+// The table page's buttons for a seat and the table: sit down (with a buy-in), add chips, leave,
+// add a bot, close the table; who may see the last two.
+import { askAmount } from "./amount-dialog.js";
+import { api } from "./api.js";
+import { $, chips, toast } from "./dom.js";
+import { log, socket, state, summary, tableId } from "./table-context.js";
+
+export async function sit(seat, title = `Sit in seat ${seat}`) {
+  const limits = state.view?.table?.buy_in || summary.buy_in || { min: 1, max: 1 };
+  const bankroll = typeof state.me?.bankroll === "number" ? state.me.bankroll : null;
+  const max = bankroll === null ? limits.max : Math.min(limits.max, bankroll);
+  if (max < limits.min) {
+    toast(`The buy-in here is at least ${chips(limits.min)} chips; your bankroll holds ${chips(bankroll)}.`);
+    return;
+  }
+  const fixed = limits.min === limits.max;
+  const suggested = Math.min(max, Math.max(limits.min, bankroll === null ? limits.min : Math.floor(bankroll / 2)));
+  const amount = await askAmount({
+    title,
+    help: fixed
+      ? `The buy-in at this seat is exactly ${chips(limits.min)} chips, taken from your bankroll${bankroll === null ? "" : ` (${chips(bankroll)})`}.`
+      : `Bring ${chips(limits.min)} to ${chips(max)} chips from your bankroll${bankroll === null ? "" : ` (${chips(bankroll)})`}.`,
+    min: limits.min, max: fixed ? limits.min : max, value: fixed ? limits.min : suggested,
+    label: "Buy-in", confirm: fixed ? `Sit down for ${chips(limits.min)}` : "Sit down",
+  });
+  if (amount === null) return;
+  if (!socket.send({ type: "sit", seat, buy_in: amount })) toast("Not connected: try again in a moment.");
+}
+
+export async function topUp() {
+  const bankroll = typeof state.me?.bankroll === "number" ? state.me.bankroll : 0;
+  if (bankroll < 1) {
+    toast("Your bankroll is empty.");
+    return;
+  }
+  // the table may cap a top-up (Trianta Ena: up to its buy-in): `table.top_up_max`
+  const cap = state.view?.table?.top_up_max;
+  const max = typeof cap === "number" && cap > 0 ? Math.min(bankroll, cap) : bankroll;
+  const amount = await askAmount({
+    title: "Add chips",
+    help: `From your bankroll (${chips(bankroll)} chips) to your stack at this table${max < bankroll ? `: up to ${chips(max)} now` : ""}.`,
+    min: 1, max, value: Math.min(max, 100), label: "Chips", confirm: "Add chips",
+  });
+  if (amount !== null && !socket.send({ type: "top_up", amount })) toast("Not connected: try again in a moment.");
+}
+
+export function leave() {
+  if (socket.send({ type: "leave" })) log("You asked to leave: you stand up at the next moment the rules allow.");
+  else toast("Not connected: try again in a moment.");
+}
+
+/** The host's token, when this tab holds it (the admin page keeps it in sessionStorage). */
+function hostToken() {
+  try {
+    return sessionStorage.getItem("t31_admin_token") || "";
+  } catch {
+    return "";
+  }
+}
+
+/** Only the table's opener and the host may seat a bot: nobody else sees the button. */
+export function mayAddBot() {
+  return Boolean(hostToken()) || Boolean(state.me && state.me.player_id === summary.created_by);
+}
+
+/** The opener may close the table once no other person sits at it (bots do not count). */
+export function mayCloseTable(view) {
+  if (!state.me || state.me.player_id !== summary.created_by) return false;
+  return !(view.seats || []).some((s) => s.player_id && !s.bot && s.player_id !== state.me.player_id);
+}
+
+let closeArmed = 0;
+
+export async function closeTable() {
+  const button = $("#btn-close-table");
+  if (!closeArmed) {
+    // a second click confirms: closing ends the table for everyone
+    closeArmed = setTimeout(() => { closeArmed = 0; button.textContent = "Close table"; }, 5000);
+    button.textContent = "Click again to close for good";
+    return;
+  }
+  clearTimeout(closeArmed);
+  closeArmed = 0;
+  button.disabled = true;
+  try {
+    await api.closeTable(tableId);
+  } catch (err) {
+    toast(err.message);
+    button.textContent = "Close table";
+  } finally {
+    button.disabled = false;
+  }
+}
+
+export async function addBot() {
+  const button = $("#btn-bot");
+  button.disabled = true;
+  try {
+    const opener = state.me && state.me.player_id === summary.created_by;
+    const result = opener || !hostToken() ? await api.addBot(tableId) : await api.hostAddBot(tableId, hostToken());
+    toast(`A bot sat down in seat ${result.seat}.`, "info");
+  } catch (err) {
+    toast(err.status === 401 ? "Choose a name first." : err.message);
+  } finally {
+    button.disabled = false;
+  }
+}

@@ -1,0 +1,83 @@
+"""A table's shuffle seed fixed for tests (``POST /api/admin/tables/{id}/seed``): refused by any
+server but a test one; on a test server every later shuffle of the table draws from a generator
+seeded by it, so two tables seeded alike deal the same cards."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.client import Player
+from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+
+HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+SEED = "5eed" * 16
+
+
+async def seed(live: LiveServer, table_id: str, value: str) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+        return await http.post(f"/api/admin/tables/{table_id}/seed", json={"seed": value})
+
+
+@pytest.fixture
+async def development(database_url: str) -> AsyncIterator[LiveServer]:
+    """The real app as a development server (``ENVIRONMENT=development``)."""
+    server = LiveServer(make_settings(database_url, environment="development"))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+async def test_refused_unless_the_server_is_a_test_one(development: LiveServer) -> None:
+    ada = await Player.join(development, "Ada")
+    table_id = await ada.open_table("trente-et-quarante")
+    response = await seed(development, table_id, SEED)
+    assert response.status_code == 403, response.text
+    assert "ENVIRONMENT=test" in response.json()["detail"]
+    await ada.close()
+
+
+async def test_only_the_host_and_only_whole_bytes(live: LiveServer) -> None:
+    ada = await Player.join(live, "Ada")
+    table_id = await ada.open_table("trente-et-quarante")
+    response = await ada.http.post(f"/api/admin/tables/{table_id}/seed", json={"seed": SEED})
+    assert response.status_code == 403, response.text
+    for bad in ("abc", "xyz0", "", "00" * 33, 12):
+        assert (await seed(live, table_id, bad)).status_code == 422, bad  # type: ignore[arg-type]
+    assert (await seed(live, "nosuchtable", SEED)).status_code == 404
+    await ada.close()
+
+
+async def coup(live: LiveServer, name: str, value: str) -> dict[str, Any]:
+    """A Trente et Quarante table seeded with ``value`` before anyone sits: ``name`` stakes
+    once; the coup's two rows of cards."""
+    person = await Player.join(live, name)
+    table_id = await person.open_table("trente-et-quarante", bet_seconds=1)
+    assert (await seed(live, table_id, value)).status_code == 200
+    await person.connect(table_id)
+    await person.sit(100)
+    await person.wait_for(lambda v: v["phase"] == "betting" and bool(v["legal"]))
+    reply = await person.act({"kind": "stake", "chance": "rouge", "amount": 10})
+    assert reply["type"] == "ack", reply
+    view = await person.wait_for(lambda v: v["rows"] is not None)
+    # the coup is stored, its shoe too (two tables seeded alike share a shuffle's commit)
+    await live.services.writer.flush()
+    hands = (await person.http.get(f"/api/tables/{table_id}/hands")).json()["hands"]
+    assert len(hands) == 1, hands
+    await person.close()
+    return view["rows"]  # type: ignore[no-any-return]
+
+
+async def test_two_tables_seeded_alike_deal_the_same_cards(live: LiveServer) -> None:
+    first = await coup(live, "Ada", SEED)
+    second = await coup(live, "Basil", SEED)
+    other = await coup(live, "Clio", "00" * 32)
+    assert first == second
+    assert first != other  # (a one-in-billions chance of dealing the same two rows)
+    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+        assert (await http.get("/api/admin/audit")).json()["balanced"] is True

@@ -1,0 +1,90 @@
+"""A stop signal to the served process: the lobby's shutdown first (the sockets still open to
+be told why), then the server's own handler, which starts uvicorn's graceful shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Iterator
+from types import FrameType
+
+import pytest
+
+from app.server import RESTARTING, drain_first
+
+
+@pytest.fixture
+def server_handler() -> Iterator[list[int]]:
+    """A stand-in for uvicorn's handler, in place as uvicorn's is while it serves; the
+    signals it was given."""
+    given: list[int] = []
+
+    def handle_exit(signum: int, frame: FrameType | None) -> None:
+        given.append(signum)
+
+    saved = {s: signal.signal(s, handle_exit) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield given
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+
+
+async def test_the_lobby_drains_before_the_server_is_told(server_handler: list[int]) -> None:
+    drained: list[str] = []
+    release = asyncio.Event()
+
+    async def drain(reason: str) -> None:
+        drained.append(reason)
+        await release.wait()
+
+    restore = drain_first(drain)
+    signal.raise_signal(signal.SIGTERM)
+    await asyncio.sleep(0.05)
+    assert drained == [RESTARTING]
+    assert server_handler == []  # uvicorn would close the sockets now: not yet
+    release.set()
+    for _ in range(100):
+        if server_handler:
+            break
+        await asyncio.sleep(0.01)
+    assert server_handler == [signal.SIGTERM]
+    assert drained == [RESTARTING]
+    restore()
+    signal.raise_signal(signal.SIGTERM)  # the server's own handler again
+    assert server_handler == [signal.SIGTERM, signal.SIGTERM]
+
+
+async def test_a_second_signal_goes_to_the_server_at_once(server_handler: list[int]) -> None:
+    release = asyncio.Event()
+
+    async def drain(reason: str) -> None:
+        await release.wait()  # a database that does not answer, say
+
+    restore = drain_first(drain)
+    try:
+        signal.raise_signal(signal.SIGINT)
+        await asyncio.sleep(0.05)
+        assert server_handler == []
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C again: the server's own handling now
+        assert server_handler == [signal.SIGINT]
+    finally:
+        release.set()
+        restore()
+        await asyncio.sleep(0.05)
+
+
+async def test_a_failed_drain_still_stops_the_server(server_handler: list[int]) -> None:
+    async def drain(reason: str) -> None:
+        raise RuntimeError("the database is gone")
+
+    restore = drain_first(drain)
+    try:
+        signal.raise_signal(signal.SIGTERM)
+        for _ in range(100):
+            if server_handler:
+                break
+            await asyncio.sleep(0.01)
+        assert server_handler == [signal.SIGTERM]
+    finally:
+        restore()
