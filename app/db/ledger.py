@@ -114,7 +114,13 @@ def _credit(dialect: str) -> Any:
 def _debit(n: int) -> Any:
     """Take chips from ``n`` accounts in ONE guarded statement, all or none: every account
     is debited only if all ``n`` exist and each holds its amount (``balance >= amount``);
-    otherwise no row changes. Parameters ``i0…`` (account ids) and ``a0…`` (amounts)."""
+    otherwise no row changes. Parameters ``i0…`` (account ids) and ``a0…`` (amounts).
+
+    The count of covered accounts is read from the statement's snapshot, so each row is
+    also guarded by its own ``balance >= amount``: when another transaction debits the same
+    account first, PostgreSQL (read committed) waits for it and checks the row's own guard
+    again on its new balance, where the count is not read again. A row refused that way is
+    not returned; the caller then rolls the whole transaction back (:func:`_write`)."""
     ids = [bindparam(f"i{k}", type_=String) for k in range(n)]
     amounts = [bindparam(f"a{k}", type_=BigInteger) for k in range(n)]
     covered = _ACCOUNTS.alias("covered")
@@ -130,8 +136,9 @@ def _debit(n: int) -> Any:
     amount = case(*zip(ids, amounts, strict=True), value=_ACCOUNTS.c.id)
     return (
         update(_ACCOUNTS)
-        .where(_ACCOUNTS.c.id.in_(ids), enough == n)
+        .where(_ACCOUNTS.c.id.in_(ids), _ACCOUNTS.c.balance >= amount, enough == n)
         .values(balance=_ACCOUNTS.c.balance - amount)
+        .returning(_ACCOUNTS.c.id)
     )
 
 
@@ -212,8 +219,10 @@ def _write(
         for k, (account_id, amount) in enumerate(debits):
             params[f"i{k}"] = account_id
             params[f"a{k}"] = amount
-        result = conn.execute(_debit(len(debits)), params)
-        if result.rowcount != len(debits):
+        debited = set(conn.execute(_debit(len(debits)), params).scalars())
+        if len(debited) != len(debits):
+            if debited:  # a concurrent debit came first: its account is the one short
+                raise InsufficientFunds(*next(d for d in debits if d[0] not in debited))
             raise _shortfall(conn, debits)
     credits = [_account_row(a, d) for a, d in sorted(net.items()) if d >= 0]
     if credits:

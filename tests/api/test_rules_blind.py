@@ -56,19 +56,23 @@ def own_stack(view: dict[str, Any]) -> int | None:
 
 
 async def buy_in_again(people: list[Player]) -> None:
-    """A player the banker has cleaned out brings more chips, as a person would: a top-up
-    where the game offers one (``can_top_up``), else standing up and sitting down again.
-    Else a table whose players are all broke waits for players until the test's clock ends."""
+    """A player the banker has cleaned out, or left with less than the game lets them play
+    with (the view's ``cannot_play``: six chips where the smallest stake is ten), brings more
+    chips, as a person would: a top-up where the game offers one (``can_top_up``), else
+    standing up and sitting down again. Else a table whose players are all short waits for
+    players until the test's clock ends."""
     for person in people:
         view = person.view
-        if view is None or own_stack(view) != 0:
+        if view is None or view["you"] is None:
+            continue
+        if own_stack(view) != 0 and not view["table"]["cannot_play"]:
             continue
         low = view["table"]["buy_in"]["min"]
         if view["table"]["can_top_up"]:
             # a buy-in's chips, as far as the table lets a top-up bring (Trianta Ena: its
             # buy_in, while the first banker's buy-in is three of them)
             await person.send({"type": "top_up", "amount": min(low, view["table"]["top_up_max"])})
-            await person.wait_for(lambda v: own_stack(v) != 0, timeout=5)
+            await person.wait_for(lambda v: not v["table"]["cannot_play"], timeout=5)
             continue
         await person.send({"type": "leave"})
         await person.wait_for(lambda v: v["you"] is None, timeout=5)

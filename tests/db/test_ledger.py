@@ -205,6 +205,37 @@ async def test_a_batch_with_one_impossible_debit_is_rolled_back_whole(
     assert (await audit(maker))["balanced"] is True
 
 
+async def test_a_debit_that_waited_on_another_is_refused_never_overdrawn(
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """Two buy-ins race for one bankroll (two tables, maybe on two nodes): the second waits
+    for the first's lock, and must then be refused as short (the caller's clear error), not
+    pass the guard on the balance it read before the wait and hit the CHECK constraint. Its
+    other, covered debit is rolled back with it."""
+    await move(maker, Movement(None, "bankroll:p0", 900, "grant"))
+    await move(maker, Movement(None, "bankroll:p1", 900, "grant"))
+    async with maker() as first, first.begin():
+        await ledger.record(first, [Movement("bankroll:p0", "stack:t1:p0", 600, "buy-in")])
+        second = asyncio.create_task(
+            move(
+                maker,
+                Movement("bankroll:p0", "pot:t1", 600, "buy-in"),
+                Movement("bankroll:p1", "pot:t1", 10, "fine"),
+            )
+        )
+        await asyncio.sleep(0.5)  # the second is now waiting on the first's row lock
+        assert not second.done()
+    with pytest.raises(InsufficientFunds) as caught:
+        await second
+    assert (caught.value.account, caught.value.amount) == ("bankroll:p0", 600)
+    assert {k: v for k, v in (await balances(maker)).items() if v} == {
+        "bankroll:p0": 300,
+        "bankroll:p1": 900,
+        "stack:t1:p0": 600,
+    }
+    assert (await audit(maker))["balanced"] is True
+
+
 async def test_movements_are_netted_within_one_batch(
     maker: async_sessionmaker[AsyncSession],
 ) -> None:
