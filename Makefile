@@ -48,9 +48,13 @@ test-cluster: $(STAMP)
 	$(PYTEST) -m cluster --ignore=tests/cluster/test_swarm.py
 	$(BIN)/python -m pytest -m cluster --durations=5 tests/cluster/test_swarm.py
 
-## make test-pg: the same suite on PostgreSQL (skipped with a notice when it is not reachable)
+## make test-pg: the same suite on PostgreSQL (skipped with a notice when it is not reachable),
+## less the suites that open no database at all (the pure rule engines, the rule book, the
+## project's layout), which would run exactly as they did on SQLite
+PURE_SUITES := --ignore=tests/games --ignore=tests/rulebook --ignore=tests/project
 test-pg: $(STAMP)
-	TEST_DATABASE_URL=$(PG_TEST_URL) $(PYTEST) -m "not browser and not cluster" --ignore=tests/cluster
+	@echo "PostgreSQL pass: tests/games, tests/rulebook and tests/project open no database; they ran on SQLite"
+	TEST_DATABASE_URL=$(PG_TEST_URL) $(PYTEST) -m "not browser and not cluster" --ignore=tests/cluster $(PURE_SUITES)
 
 ## make test-browser: only the Playwright tests in Chromium
 test-browser: $(STAMP) $(NODE_STAMP)
