@@ -1,9 +1,11 @@
 """A table's shuffle seed fixed for tests (``POST /api/admin/tables/{id}/seed``): refused by any
 server but a test one; on a test server every later shuffle of the table draws from a generator
-seeded by it, so two tables seeded alike deal the same cards."""
+seeded by it, and its bots choose from one seeded by it, so two tables seeded alike deal the same
+cards, and two tables of bots seeded alike play the same hands."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -81,3 +83,45 @@ async def test_two_tables_seeded_alike_deal_the_same_cards(live: LiveServer) -> 
     assert first != other  # (a one-in-billions chance of dealing the same two rows)
     async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
         assert (await http.get("/api/admin/audit")).json()["balanced"] is True
+
+
+async def bot_hands(live: LiveServer, name: str, value: str, count: int) -> list[Any]:
+    """A Vingt-un table of three bots (their stakes are drawn at random), seated while the
+    host has it paused, seeded with ``value``, then resumed: what each of its first ``count``
+    hands did, seat by seat."""
+    person = await Player.join(live, name)
+    table_id = await person.open_table("vingt-un", min_bet=10, max_bet=100)
+    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+        admin = f"/api/admin/tables/{table_id}"
+        assert (await http.post(f"{admin}/pause", json={"reason": "seating"})).status_code == 200
+        assert (await seed(live, table_id, value)).status_code == 200
+        for _ in range(3):
+            added = await person.http.post(f"/api/tables/{table_id}/bots", json={})
+            assert added.status_code == 201, added.text
+        assert (await http.post(f"{admin}/resume")).status_code == 200
+        for _ in range(600):
+            table = (await http.get(f"/api/tables/{table_id}")).json()
+            if table["hands_played"] >= count:
+                break
+            await asyncio.sleep(0.05)
+        assert (await http.post(f"{admin}/pause", json={"reason": "done"})).status_code == 200
+        await live.services.writer.flush()
+        rows = (await http.get(f"/api/tables/{table_id}/hands")).json()["hands"]
+        played = sorted(rows, key=lambda r: r["number"])[:count]
+        assert len(played) == count, rows
+        records = [(await http.get(f"/api/hands/{r['hand_id']}")).json() for r in played]
+    await person.close()
+    return [
+        (
+            [(a["seat"], a["action"], a["by"]) for a in r["actions"]],
+            [(s["seat"], s["stack"]) for s in r["seats_after"]],
+        )
+        for r in records
+    ]
+
+
+async def test_two_tables_of_bots_seeded_alike_play_the_same_hands(live: LiveServer) -> None:
+    first = await bot_hands(live, "Ada", SEED, 4)
+    second = await bot_hands(live, "Basil", SEED, 4)
+    assert first == second
+    assert any(actions for actions, _ in first)  # the bots did play

@@ -1,11 +1,11 @@
 """En og tredive in a real Chromium against the real server (docs/rules.md §5; docs/protocol.md).
 
-Three people in three browser contexts (two laptops, one phone) sit down together, so one match
-starts with all three: the cut for the deal, then a round played through the table itself: the
-cutter cuts, the dealer picks a dealing pattern, each player takes the top discard or a stock
-card by tapping it and discards by tapping cards in their hand (in order: the last picked ends
-on top), someone knocks (``knock_min`` 1 lets the first player after a full orbit knock), and the
-round's end is shown on every screen, with the bets paid into the pot. Screenshots go to
+Three people in three browser contexts (two laptops, one phone) sit down and press Ready, so one
+match starts with all three: the cut for the deal, then a round played through the table itself:
+the cutter cuts, the dealer picks a dealing pattern, each player takes the top discard or a
+stock card by tapping it and discards by tapping cards in their hand (in order: the last picked
+ends on top), someone knocks (``knock_min`` 1 lets the first player after a full orbit knock),
+and the round's end is shown on every screen, with the bets paid into the pot. Screenshots go to
 /tmp/shots/.
 """
 
@@ -22,7 +22,15 @@ from tests.browser.steps import sign_in
 
 BET_UNIT = 10
 BETS = 3
-OPTIONS = {"bet_unit": BET_UNIT, "bets": BETS, "knock_min": 1, "turn_seconds": 20}
+# a friends' table: the match is dealt once all three are seated and ready, however slowly
+# their sit-downs reach the server (with "auto" a busy machine could start it with two)
+OPTIONS = {
+    "bet_unit": BET_UNIT,
+    "bets": BETS,
+    "knock_min": 1,
+    "turn_seconds": 20,
+    "start": "when_ready",
+}
 NAMES = ("Ada", "Bob", "Cy")
 
 
@@ -136,7 +144,7 @@ def test_three_players_play_a_round(live_server: BrowserServer, open_page: Any) 
     for page in pages:
         page.goto(url)
 
-    # All three sit down at once, so the first match starts with the three of them.
+    # All three sit down and press Ready, so the first match starts with the three of them.
     for seat, page in enumerate(pages):
         page.locator(f'.seat-empty[data-seat="{seat}"] button').click()
         expect(page.locator("#amount-dialog")).to_be_visible()
@@ -145,6 +153,8 @@ def test_three_players_play_a_round(live_server: BrowserServer, open_page: Any) 
         page.click("#amount-ok")
     for seat, page in enumerate(pages):
         expect(page.locator(f'.seat.is-you[data-seat="{seat}"]')).to_be_attached()
+    for page in pages:  # every seat is taken (each page saw its own) before anyone is ready
+        page.locator('#presence button[data-kind="ready"]').click()
     for page in pages:
         expect(page.locator(".eot-bets")).to_have_count(3)  # everyone is in the match
         expect(page.get_by_test_id("eot-cut")).to_be_visible()  # the cut for the deal

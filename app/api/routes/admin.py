@@ -237,7 +237,8 @@ async def seed_table(table_id: str, body: SeedIn, services: ServicesDep) -> dict
     """Tests only (``ENVIRONMENT=test``): every later shuffle of this table draws its seed
     from a deterministic generator seeded by ``seed`` (app/games/cards.py ``seeded_source``),
     so a browser test deals the pair, the tie or the natural it needs instead of waiting
-    for one. Anywhere else: 403, shuffles stay the CSPRNG's (docs/rules.md §0)."""
+    for one; the table's bots choose from a generator seeded by it too. Anywhere else: 403,
+    shuffles stay the CSPRNG's (docs/rules.md §0)."""
     if services.settings.environment != "test":
         raise HTTPException(
             403, "a table's shuffle seed can be fixed only on a test server (ENVIRONMENT=test)"

@@ -31,6 +31,7 @@ connection, a message, the host) and what follows every change (:meth:`TableActo
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -323,11 +324,14 @@ class TableActor(
 
     async def fix_seed(self, seed: bytes) -> None:
         """Tests only (the route refuses it elsewhere): every later shuffle of this table
-        draws from :func:`app.games.core.cards.seeded_source` seeded by ``seed``. Fix it before
-        the first deal to deal the same cards as another table given the same seed."""
+        draws from :func:`app.games.core.cards.seeded_source` seeded by ``seed``, and its bots
+        choose with a generator of their own seeded by it. Fix it before the first deal to
+        deal the same cards as another table given the same seed, and, at a table of bots
+        seated before its first deal, to play the same hands."""
         async with self.lock:
             self.seeds = seeded_source(seed)
             self.engine.seeds = self.seeds
+            self.rng = random.Random(seed)
 
     async def pause(self, reason: str | None) -> None:
         """The host pauses the table: clocks stop, nobody acts until it resumes; the players
