@@ -324,10 +324,9 @@ class TableActor(
 
     async def fix_seed(self, seed: bytes) -> None:
         """Tests only (the route refuses it elsewhere): every later shuffle of this table
-        draws from :func:`app.games.core.cards.seeded_source` seeded by ``seed``, and its bots
-        choose with a generator of their own seeded by it. Fix it before the first deal to
-        deal the same cards as another table given the same seed, and, at a table of bots
-        seated before its first deal, to play the same hands."""
+        draws from :func:`app.games.core.cards.seeded_source` seeded by ``seed``, its bots from
+        a generator seeded by it. Fixed before the first deal, the table deals (and its bots,
+        seated by then, play) as another table given the same seed."""
         async with self.lock:
             self.seeds = seeded_source(seed)
             self.engine.seeds = self.seeds
