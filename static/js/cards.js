@@ -34,10 +34,17 @@ export function cardText(code) {
   return c.joker ? "Joker" : `${c.rank}${c.suit}`;
 }
 
-/** A card's name in words, for screen readers: "ten of hearts", "joker"; "a card" for no code. */
-export function cardName(code) {
-  return isCardCode(code) ? parseCard(code).name : "a card";
+/**
+ * The name of a card one presses (a button): its short form, which the button shows, then its
+ * words, "10♥ (ten of hearts)", "joker". A button's accessible name holds its visible text
+ * (WCAG 2.5.3, "label in name"), so speech control users can say what they see.
+ */
+export function cardLabel(code) {
+  if (!isCardCode(code)) return "a card";
+  const c = parseCard(code);
+  return c.joker ? c.name : `${c.rank}${c.suit} (${c.name})`;
 }
+
 
 /**
  * One card element. `card` is a view card ({card, up}) or a bare code.
@@ -59,7 +66,8 @@ export function cardEl(card, opts = {}) {
   if (c.joker) classes.push("card-joker");
   const privateToYou = view.up === false; // face down, but you may see it
   if (privateToYou) classes.push("card-private");
-  const label = privateToYou ? `${c.name}, face down (only you see it)` : c.name;
+  const name = tag === "button" ? cardLabel(code) : c.name; // a button names what it shows
+  const label = privateToYou ? `${name}, face down (only you see it)` : name;
   return h(tag, { class: classes.join(" "), role: tag === "span" ? "img" : null, "aria-label": label,
     title: label, dataset: { card: code } },
     h("span", { class: "card-corner", "aria-hidden": "true" },

@@ -8,7 +8,7 @@
 //     {subset_of, min, max}        → click items in order (cards are drawn as cards) with
 //                                    1, 2, 3… order badges; the last chosen is on top.
 // The action sent is {kind, param: value, ...} with exactly the template's params.
-import { cardEl, cardName, cardText, isCardCode } from "./cards.js";
+import { cardEl, cardLabel, cardText, isCardCode } from "./cards.js";
 import { chips, h, humanize } from "./dom.js";
 
 export const KIND_LABELS = {
@@ -227,8 +227,8 @@ function subsetInput(kind, name, spec, ctx, changed) {
     button.type = "button";
     button.classList.add("pickable");
     button.setAttribute("aria-pressed", "false");
-    // a card is named in words ("ten of hearts: pick"), not by its short form ("10♥")
-    button.setAttribute("aria-label", `${asCards ? cardName(value) : ctx.valueLabel(kind, name, value)}: pick`);
+    // a card is named by what it shows and in words ("10♥ (ten of hearts): pick")
+    button.setAttribute("aria-label", `${asCards ? cardLabel(value) : ctx.valueLabel(kind, name, value)}: pick`);
     button.addEventListener("click", () => {
       const at = chosen.indexOf(index);
       if (at >= 0) chosen.splice(at, 1);

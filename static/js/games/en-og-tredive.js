@@ -10,7 +10,7 @@
 //
 // Your hand and your discards: en-og-tredive/hand.js; the view's readers and the hand values:
 // en-og-tredive/reading.js.
-import { cardName } from "../cards.js";
+import { cardLabel } from "../cards.js";
 import { handBlock } from "./en-og-tredive/hand.js";
 import { cardsOf, chipStack, handOf, handValue, isYou, templateOf, who, withNames } from "./en-og-tredive/reading.js";
 
@@ -138,7 +138,7 @@ function tableBlock(view, ctx) {
     if (takeable) {
       node.type = "button";
       node.classList.add("eot-takeable");
-      node.setAttribute("aria-label", `Take the ${cardName(c.card)} from the discard pile`);
+      node.setAttribute("aria-label", `Take ${cardLabel(c.card)} from the discard pile`);
       node.title = "Take the top discard";
       node.dataset.take = "discard";
       node.addEventListener("click", () => ctx.act({ kind: "draw", source: "discard" }));
