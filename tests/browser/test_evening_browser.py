@@ -28,7 +28,6 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import describe, grave
 from tests.browser.conftest import (
-    ADMIN_TOKEN,
     CHROMIUM,
     NARROW,
     NO_CHROMIUM,
@@ -36,7 +35,7 @@ from tests.browser.conftest import (
     WIDE,
     ServedProcess,
 )
-from tests.browser.steps import choose_name, sit
+from tests.browser.steps import as_host, choose_name, sit
 from tests.browser.test_chat_browser import open_chat, say
 from tests.browser.test_settle_browser import settles, shown_nets, shown_payments
 
@@ -153,12 +152,7 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         ada.click("#open-submit")
         ada.wait_for_url(lambda url: "/tables/" in url)
         table_id = ada.url.rstrip("/").split("/")[-1]
-        seeded = ada.request.post(
-            f"/api/admin/tables/{table_id}/seed",
-            data={"seed": SEED},
-            headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
-        )
-        assert seeded.status == 200, seeded.text()
+        as_host(ada, f"/api/admin/tables/{table_id}/seed", {"seed": SEED})
 
         # the others join from the lobby's list; they sit over some seconds, nothing is dealt
         sit(ada, 0)

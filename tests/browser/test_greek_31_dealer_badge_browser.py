@@ -23,15 +23,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import sign_in
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import as_host, sign_in
 
 # A dealer holding 500 covers a few stakes of 100: a bust or two and the deal passes.
 OPTIONS = {"turn_seconds": 30, "min_bet": 200, "max_bet": 250}
 SEED = "0b"
 """The table's seed: the deal passes in its fifteenth hand (a seed such as "02" lets the bots go
 broke first, and the table waits for ever)."""
-HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
 WATCH = """() => {
   window.__dealerChecks = [];
@@ -76,18 +75,15 @@ def test_the_seat_badge_and_the_centre_name_the_same_dealer(
     assert response.status == 201, response.text()
     table_id = response.json()["table_id"]
     admin = f"/api/admin/tables/{table_id}"
-    paused = page.request.post(f"{admin}/pause", data={"reason": "seating the bots"}, headers=HOST)
-    assert paused.status == 200, paused.text()
-    seeded = page.request.post(f"{admin}/seed", data={"seed": SEED}, headers=HOST)
-    assert seeded.status == 200, seeded.text()
+    as_host(page, f"{admin}/pause", {"reason": "seating the bots"})
+    as_host(page, f"{admin}/seed", {"seed": SEED})
     for _ in range(4):
         added = page.request.post(f"/api/tables/{table_id}/bots", data={})
         assert added.status == 201, added.text()
     page.goto(f"/tables/{table_id}")
     expect(page.locator("#conn[data-state=open]")).to_be_visible()
     page.evaluate(WATCH)
-    resumed = page.request.post(f"{admin}/resume", headers=HOST)
-    assert resumed.status == 200, resumed.text()
+    as_host(page, f"{admin}/resume")
 
     # Until the deal has passed (the centre said so) and the new dealer's hand is being played.
     deadline = time.monotonic() + 120  # ~16 s: fifteen seeded hands

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import sign_in
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import as_host, sign_in
 
 
 def shot(page: Any, name: str, *, full: bool = False) -> None:
@@ -44,12 +44,7 @@ def test_a_table_that_is_not_there_has_a_page_of_its_own(
     sign_in(host, "Ada")
     private = open_table(host, "greek-31", {}, private=True)
     closed = open_table(host, "greek-31", {})
-    response = host.request.post(
-        f"/api/admin/tables/{closed['table_id']}/close",
-        data={},
-        headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
-    )
-    assert response.status == 200, response.text()
+    as_host(host, f"/api/admin/tables/{closed['table_id']}/close")
 
     stranger, phone = open_page(WIDE), open_page(NARROW)
     sign_in(stranger, "Bob")  # the phone stays signed out
@@ -352,12 +347,7 @@ def test_vingt_un_split_hands_stay_clear_of_the_neighbours(
     sign_in(page, "Xena")
     table = open_table(page, "vingt-un", SPLIT_OPTIONS)
     table_id = table["table_id"]
-    seeded = page.request.post(
-        f"/api/admin/tables/{table_id}/seed",
-        data={"seed": SPLIT_SEED},
-        headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
-    )
-    assert seeded.status == 200, seeded.text()
+    as_host(page, f"/api/admin/tables/{table_id}/seed", {"seed": SPLIT_SEED})
     add_bots(page, table_id, range(0, 1))  # the dealer
     page.goto(f"/tables/{table_id}")
     sit(page, 1)

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ADMIN_TOKEN, BrowserServer
-from tests.browser.steps import sign_in
+from tests.browser.steps import as_host, sign_in
 
 
 def open_table(page: Any, game: str, options: dict[str, Any]) -> str:
@@ -92,12 +92,7 @@ def test_a_player_who_cannot_play_adds_chips_and_plays(
     ada = open_page()
     sign_in(ada, "Ada")
     table_id = open_table(ada, "vingt-un", {"turn_seconds": 30, "min_bet": 10, "max_bet": 10})
-    seeded = ada.request.post(
-        f"/api/admin/tables/{table_id}/seed",
-        data={"seed": BROKE_SEED},
-        headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
-    )
-    assert seeded.status == 200, seeded.text()
+    as_host(ada, f"/api/admin/tables/{table_id}/seed", {"seed": BROKE_SEED})
     assert ada.request.post(f"/api/tables/{table_id}/bots", data={}).status == 201  # seat 0
     ada.goto(f"/tables/{table_id}")
     expect(ada.locator("#conn[data-state=open]")).to_be_visible()

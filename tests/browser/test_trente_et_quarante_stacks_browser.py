@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import sign_in
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import as_host, sign_in
 from tests.browser.test_trente_et_quarante_browser import (
     BUY_IN,
     confirm_buy_in,
@@ -86,12 +86,7 @@ def test_stacks_show_their_figure_through_an_un_apres(
     sign_in(bob, "Bob")
     url = open_table(ada, "Un apres")
     table_id = url.rsplit("/", 1)[1]
-    seeded = ada.request.post(
-        f"/api/admin/tables/{table_id}/seed",
-        data={"seed": UN_APRES_SEED},
-        headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
-    )
-    assert seeded.status == 200, seeded.text()
+    as_host(ada, f"/api/admin/tables/{table_id}/seed", {"seed": UN_APRES_SEED})
     ada.goto(url)
     bob.goto(url)
     for page, seat in ((ada, 0), (bob, 1)):

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import choose_name, sit
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import as_host, choose_name, sit
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 FAST = {"turn_seconds": 15, "bet_seconds": 15}
@@ -316,12 +316,7 @@ def test_a_closed_table_says_so_stops_and_points_to_the_lobby(
     expect(cy.locator(".btn-sit").first).to_be_visible()
 
     table_id = path.rsplit("/", 1)[1]
-    closed = ann.request.post(
-        f"/api/admin/tables/{table_id}/close",
-        data={"reason": "Closing time"},
-        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
-    )
-    assert closed.status == 200, closed.text()
+    as_host(ann, f"/api/admin/tables/{table_id}/close", {"reason": "Closing time"})
 
     for page in (ann, cy):
         banner = page.locator("#banner")

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import sit
+from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import as_host, sit
 
 OPTIONS = {"turn_seconds": 30, "min_bet": 1, "max_bet": 5, "natural_takes_deal": False}
 SEED = "000000eb" * 8
@@ -83,12 +83,7 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
     )
     assert opened.status == 201, opened.text()
     table_id = opened.json()["table_id"]
-    seeded = pages[0].request.post(
-        f"/api/admin/tables/{table_id}/seed",
-        data={"seed": SEED},
-        headers={"authorization": f"Bearer {ADMIN_TOKEN}"},
-    )
-    assert seeded.status == 200, seeded.text()
+    as_host(pages[0], f"/api/admin/tables/{table_id}/seed", {"seed": SEED})
     # A bot in seat 0 deals (the lowest seat that can bank); it keeps the deal.
     assert pages[0].request.post(f"/api/tables/{table_id}/bots", data={}).status == 201
     for seat, page in enumerate(pages, start=1):
