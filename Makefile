@@ -6,10 +6,28 @@ STAMP  := $(VENV)/.installed-$(shell cat requirements-dev.lock pyproject.toml | 
 # node_modules, from package-lock.json (npm ci); defined before the targets that depend on it
 NODE_STAMP := node_modules/.installed
 PG_TEST_URL ?= postgresql+asyncpg://postgres@127.0.0.1:5432/test
-# pytest-xdist workers (one per core on CI's two), a test file on one worker (module-scoped
-# servers and the fuzzers' tallies stay whole); WORKERS=0 runs in one process
-WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile --durations=15
+# Python keeps each module compiled, and pytest each test module with its asserts rewritten, in
+# __pycache__ (ignored by git): where the environment sets PYTHONDONTWRITEBYTECODE, every pytest
+# worker would compile the whole suite again (~6 s of CPU each, a dozen workers a run)
+unexport PYTHONDONTWRITEBYTECODE
+# pytest-xdist workers, a test file on one worker (module-scoped servers and the fuzzers'
+# tallies stay whole); WORKERS=0 runs in one process. The passes wait on real servers, sockets
+# and timers as much as they compute, so each runs more workers than CI's two cores: WORKERS
+# for the SQLite and PostgreSQL passes (6 spent more on starting and collecting than it saved),
+# BROWSER_WORKERS for Chromium's (a browser and a server each; 4 took longer than 3),
+# CLUSTER_WORKERS for the cluster's (nodes, nginx; bounds on time are leases)
+WORKERS ?= 4
+BROWSER_WORKERS ?= 3
+CLUSTER_WORKERS ?= 4
+# a file at a time, the longest first (tests/conftest.py orders them by the durations the last
+# run left in .pytest_cache; xdist would otherwise hand out the files of most tests first)
+PYTEST_ARGS := --dist loadfile --no-loadscope-reorder --durations=15
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
+# the folders the browser and the cluster passes collect (only theirs: each worker collecting
+# the whole suite to deselect it cost seconds of CPU); tests/conftest.py's PASS_FOLDERS refuses
+# a browser or cluster test anywhere else, which no pass would run
+BROWSER_TESTS := tests/browser
+CLUSTER_TESTS := tests/cluster tests/bench
 
 .PHONY: run cluster test test-pg test-cluster test-browser lint format bench lock clean
 
@@ -22,6 +40,7 @@ venv: $(STAMP)
 
 ## make run: migrate the database (SQLite file by default), then serve on HOST:PORT
 run: $(STAMP)
+	@$(BIN)/python -m app check-db
 	$(BIN)/alembic upgrade head
 	$(BIN)/python -m app serve
 
@@ -33,19 +52,24 @@ NODES ?= 2
 cluster: $(STAMP)
 	$(BIN)/python -m app cluster --nodes $(NODES)
 
-## make test: every test on SQLite; the browser tests (Chromium) in a pytest run of their own,
-## since Playwright's sync API keeps an event loop running in the main thread; the accessibility
+## make test: everything, each pass stopping the run when it fails: the linters, every test on
+## SQLite, the browser tests (Chromium) in a pytest run of their own (Playwright's sync API
+## keeps an event loop running in the main thread), then the cluster's (make test-cluster).
+## One pass at a time: run side by side on two cores, the browser and cluster passes took
+## 8 min together against ~3.5 each alone, and their deadlines grew tight.
+## The -m selections split the suite: no test runs twice, none is left out. The accessibility
 ## tests inject node_modules/axe-core, so node_modules is installed first (npm ci)
 test: $(STAMP) $(NODE_STAMP)
+	$(MAKE) --no-print-directory lint
 	$(PYTEST) -m "not browser and not cluster"
-	$(PYTEST) -m browser
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_ARGS) -m browser $(BROWSER_TESTS)
 	$(MAKE) --no-print-directory test-cluster
 
 ## make test-cluster: cluster mode across real processes (nodes, nginx, PostgreSQL, Redis; each
 ## test skips with a notice when one is missing); the swarm's failover check alone, since its
 ## bounds on time are the lease's and two cores are all there is
 test-cluster: $(STAMP)
-	$(PYTEST) -m cluster --ignore=tests/cluster/test_swarm.py
+	$(BIN)/python -m pytest -n $(CLUSTER_WORKERS) $(PYTEST_ARGS) -m cluster --ignore=tests/cluster/test_swarm.py $(CLUSTER_TESTS)
 	$(BIN)/python -m pytest -m cluster --durations=5 tests/cluster/test_swarm.py
 
 ## make test-pg: the same suite on PostgreSQL (skipped with a notice when it is not reachable),
@@ -58,7 +82,7 @@ test-pg: $(STAMP)
 
 ## make test-browser: only the Playwright tests in Chromium
 test-browser: $(STAMP) $(NODE_STAMP)
-	$(PYTEST) -m browser
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_ARGS) -m browser $(BROWSER_TESTS)
 
 ## the front end's tools (package.json): Biome, the linter, and axe-core, which the browser tests
 ## inject; npm ci when node_modules is missing or older than the lock

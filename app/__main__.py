@@ -1,6 +1,7 @@
 """Command line: ``python -m app serve``, ``python -m app simulate GAME``,
-``python -m app verify HAND_ID`` (docs/fairness.md) and ``python -m app cluster``
-(several nodes behind nginx: app/cluster/launcher.py)."""
+``python -m app verify HAND_ID`` (docs/fairness.md), ``python -m app check-db`` (``make run``
+runs it before the migrations: a bad ``DATABASE_URL`` is one line, not Alembic's traceback)
+and ``python -m app cluster`` (several nodes behind nginx: app/cluster/launcher.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument(
         "--check", action="store_true", help="check every bot action against legal (slower)"
     )
+    commands.add_parser(
+        "check-db",
+        help="can DATABASE_URL be migrated? one line and status 2 if not (make run, first)",
+    )
     check = commands.add_parser("verify", help="the proof of a fair shuffle of a hand")
     check.add_argument("hand_id")
     check.add_argument("--json", action="store_true", help="print the whole proof as JSON")
@@ -39,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return launcher.main(argv[1:])
     args = parser.parse_args(argv)
+
+    if args.command == "check-db":
+        return check_db()
 
     if args.command == "verify":
         from app.core.config import get_settings
@@ -75,7 +83,7 @@ def serve() -> int:
 
     import uvicorn
 
-    from app.core.config import get_settings
+    from app.core.config import get_settings, with_host_token
     from app.main import create_app
     from app.ops import logs
     from app.server import listening_socket, raise_open_file_limit, uvicorn_config
@@ -101,6 +109,16 @@ def serve() -> int:
         )
         return 2
     logs.configure(json_lines=settings.log_format == "json")
+    settings, token_file = with_host_token(settings)
+    shown = "localhost" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    where = f"[{shown}]" if ":" in shown else shown
+    print(f"table31: open http://{where}:{settings.port}/ in a browser", flush=True)
+    if token_file is not None:
+        print(
+            f"table31: the host's page is /admin; its token: {settings.admin_token}"
+            f" (kept in {token_file}; set ADMIN_TOKEN to choose your own)",
+            flush=True,
+        )
     if settings.database_writer == "thread":
         # A writer thread (app/db/writer/thread.py) hands the interpreter lock back and forth
         # with the event loop's thread at each statement. CPython lets a thread keep the lock
@@ -153,6 +171,58 @@ def one_line(exc: Exception) -> str:
         where = ".".join(str(part) for part in error["loc"]).upper()
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
+
+
+def check_db() -> int:
+    """``make run``'s first step: is ``DATABASE_URL`` a URL this server can use, and can it
+    be opened? One line on stderr and status 2 if not (so ``alembic upgrade head`` is never
+    reached with it); nothing, status 0, if so. An SQLite file that does not exist yet is
+    fine (the migrations create it) if its folder exists; nothing is created here."""
+    try:
+        from app.core.config import get_settings
+
+        url = get_settings().database_url
+    except Exception as exc:  # a refused setting
+        print(f"table31: cannot migrate: {one_line(exc)}", file=sys.stderr)
+        return 2
+    problem = reachable_problem(url)
+    if problem:
+        print(f"table31: cannot migrate: {problem}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def reachable_problem(url: str) -> str | None:
+    """Why the database at ``url`` cannot be migrated (not a URL this server can use, a
+    folder that does not exist, a server that cannot be reached), in one line; or None."""
+    import asyncio
+    from pathlib import Path
+
+    from app.db.preflight import DatabaseProblem, parse_database_url, redacted
+
+    try:
+        parsed = parse_database_url(url)
+    except DatabaseProblem as problem:
+        return str(problem)
+    if parsed.get_backend_name() == "sqlite":
+        folder = Path(str(parsed.database)).resolve().parent
+        if not folder.is_dir():
+            return (
+                f"DATABASE_URL {redacted(url)!r}: cannot open: the folder {folder} does not exist"
+            )
+        return None
+
+    from app.db.ping import ping_url
+
+    try:
+        asyncio.run(ping_url(url, connect_seconds=10, answer_seconds=15))
+    except Exception as exc:
+        cause = getattr(exc, "orig", None) or exc
+        reason = one_line(cause) if str(cause).strip() else type(cause).__name__
+        if isinstance(cause, TimeoutError):
+            reason = "no answer within 10 s"
+        return f"DATABASE_URL {redacted(url)!r}: cannot connect: {reason}"
+    return None
 
 
 def database_problem(url: str) -> str | None:

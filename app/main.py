@@ -23,6 +23,7 @@ from app.api.middleware import (
 from app.api.routes import (
     admin,
     admin_page,
+    blocks,
     chat,
     cluster,
     games,
@@ -30,11 +31,11 @@ from app.api.routes import (
     ops,
     pages,
     review,
+    rooms,
     rules_pages,
     session,
     tables,
 )
-from app.cluster.forward import Forwarder, Forwarding
 from app.core.config import Settings, get_settings
 from app.games.core.cards import SeedSource, csprng_seed
 from app.server import served_process
@@ -68,8 +69,11 @@ def create_app(
     app.state.services = services
     for router in (
         session.router,
+        blocks.router,
         games.router,
         tables.router,
+        rooms.router,
+        rooms.pages,
         chat.router,
         hands.router,
         admin.router,
@@ -89,14 +93,9 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     # What every request passes through first (app/api/middleware.py); the last added runs
     # first: the security headers on every answer, any error as JSON, then a body too
-    # large, a cross-site write, a body that is not JSON (then, in cluster mode, the
-    # forwarding of a table's requests to its node).
-    if services.bus is not None and services.board is not None:
-        # cluster mode: a table's requests answered by the node that serves it, innermost
-        # (after the body limit and the origin check) (app/cluster/forward.py)
-        forwarder = Forwarder(services.bus, services.board, services.sessionmaker, app)
-        services.metrics.register(forwarder.collector())
-        app.add_middleware(Forwarding, forwarder=forwarder)
+    # large, a cross-site write, a body that is not JSON; then, innermost, what the
+    # hosting adds (a node's: a table's requests answered by the node that serves it).
+    services.hosting.install(app, services.metrics)
     app.add_middleware(
         CookieWritesNeedOrigin, cookie=COOKIE, trust_proxy=settings.trust_proxy_headers
     )

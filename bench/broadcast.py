@@ -1,6 +1,7 @@
-"""Micro-benchmark of one broadcast (docs/performance.md §2): a real
-:class:`app.runtime.table.actor.TableActor` mid-hand, ``--players`` seated players each with a
-connection (plus ``--spectators``), and ``TableActor._broadcast`` timed in a loop. The
+"""Micro-benchmark of one broadcast (docs/performance.md §2): a real table core
+(:class:`app.runtime.table.core.TableCore`) mid-hand, ``--players`` seated players each with a
+connection (plus ``--spectators``), and its broadcast (:func:`app.runtime.table.views.broadcast`,
+each frame handed to its connection) timed in a loop. The
 connections write to sockets that take every frame at once and do nothing with it, so what
 is measured is building and encoding the views and handing them to the connections.
 
@@ -21,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import deal_next_hand
-from bench.engines import CaptureWriter, _quiet
 
 ROUNDS = 10
 
@@ -42,12 +42,12 @@ class NullSink:
 
 
 async def _table(game_id: str, players: int, spectators: int, seed: int) -> Any:
-    """An actor with ``players`` seated and connected, mid-hand."""
+    """A table core with ``players`` seated and connected, mid-hand."""
     from app.core.config import Settings
     from app.games.core.registry import game_class
     from app.runtime.connection import Connection
     from app.runtime.records import SeatInfo
-    from app.runtime.table.actor import TableActor
+    from app.runtime.table.core import TableCore
     from app.simulate import seed_stream
 
     settings = Settings(
@@ -58,48 +58,55 @@ async def _table(game_id: str, players: int, spectators: int, seed: int) -> Any:
         bot_delay_seconds=3600,
     )
     cls = game_class(game_id)
-    actor = TableActor(
+    core = TableCore(
         table_id="bench-table",
         name="bench",
         game_cls=cls,
         options={},
-        writer=CaptureWriter(),  # type: ignore[arg-type]
         settings=settings,
+        clock=time.time,
         seeds=seed_stream(seed),
     )
-
     for seat in range(players):
-        conn = Connection(NullSink(), f"player-{seat}", f"p{seat}")
-        actor.connections.add(conn)
-        actor.engine.sit(seat, actor.engine.sim_stack(seat, 1000))
-        actor.roster[seat] = SeatInfo(f"player-{seat}", f"p{seat}")
+        core.watchers.add(Connection(NullSink(), f"player-{seat}", f"p{seat}"))
+        core.engine.sit(seat, core.engine.sim_stack(seat, 1000))
+        core.roster[seat] = SeatInfo(f"player-{seat}", f"p{seat}")
     for n in range(spectators):
-        conn = Connection(NullSink(), None if n % 2 else f"watcher-{n}", None)
-        actor.connections.add(conn)
+        core.watchers.add(Connection(NullSink(), None if n % 2 else f"watcher-{n}", None))
     rng = random.Random(seed)
-    engine = actor.engine
-    deal_next_hand(actor, rng)
+    deal_next_hand(core, rng)
     # mid-hand: half the hand's usual number of actions (at least the bets of every player)
     steps = {"trianta-ena": 7, "greek-31": 7, "vingt-un": 5, "en-og-tredive": 12}.get(game_id, 1)
     for _ in range(steps):
+        engine = core.engine
         if not engine.in_hand or not engine.to_act():
             break
         seat = min(engine.to_act())
-        actor._apply(seat, engine.bot_action(seat, rng), by="bot")
-    _quiet(actor)
-    return actor
+        core.apply_for(seat, engine.bot_action(seat, rng))
+    return core
+
+
+def broadcast(core: Any) -> None:
+    """One broadcast: every connection's state built and handed to it."""
+    from app.runtime.table import views
+    from app.runtime.table.effects import Effects
+
+    fx = Effects()
+    views.broadcast(core, fx)
+    for conn, frame in fx.frames:
+        conn.send(frame)
 
 
 def measure(
     game_id: str, *, players: int, spectators: int, seconds: float, seed: int = 5
 ) -> dict[str, Any]:
     async def run() -> dict[str, Any]:
-        actor = await _table(game_id, players, spectators, seed)
+        core = await _table(game_id, players, spectators, seed)
         sizes: list[int] = []
-        sinks = [conn.sink for conn in actor.connections]
+        sinks = [conn.sink for conn in core.watchers]
         for sink in sinks:
             sink.sizes = sizes  # type: ignore[attr-defined]
-        actor._broadcast()
+        broadcast(core)
         for sink in sinks:
             sink.sizes = None  # type: ignore[attr-defined]
         rounds = []  # the machine is shared: the best of several short rounds
@@ -109,14 +116,14 @@ def measure(
             deadline = started + seconds / ROUNDS
             while time.perf_counter() < deadline:
                 for _ in range(50):
-                    actor._broadcast()
+                    broadcast(core)
                 loops += 50
             rounds.append((time.perf_counter() - started) / loops * 1e6)
         rounds.sort()
         return {
             "game": game_id,
-            "phase": actor.engine.view(None).get("phase"),
-            "connections": len(actor.connections),
+            "phase": core.engine.view(None).get("phase"),
+            "connections": len(core.watchers),
             "us_per_broadcast": round(rounds[0], 1),
             "us_per_broadcast_median": round(rounds[len(rounds) // 2], 1),
             "bytes_per_state": round(sum(sizes) / max(1, len(sizes))),

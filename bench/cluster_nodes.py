@@ -68,11 +68,11 @@ def owners(url: str) -> dict[str, str]:
 
 async def place(url: str, table_ids: list[str], nodes: list[tuple[str, str]]) -> None:
     """Share the seeded tables out round-robin: each lease assigned to a node (epoch 0, as
-    a table opened on the least-loaded node is, app/cluster/leases.py), each node registered
+    a table opened on the least-loaded node is, app/db/store/leases.py), each node registered
     ahead for a minute so that none takes another's tables as orphans while it starts (a
     node registers itself again at its start, with its own lease, and adopts its tables)."""
-    from app.cluster import leases
     from app.db.session import make_engine, make_sessionmaker
+    from app.db.store import leases
 
     engine = make_engine(url)
     try:
@@ -204,7 +204,10 @@ class BenchCluster:
                 continue
             total = 0
             with contextlib.suppress(OSError, ValueError):
-                url = f"http://{node.address}/metrics"
+                url = urllib.request.Request(
+                    f"http://{node.address}/metrics",
+                    headers={"Authorization": f"Bearer {SERVER_ENV['ADMIN_TOKEN']}"},
+                )
                 with urllib.request.urlopen(url, timeout=10) as response:
                     for line in response.read().decode().splitlines():
                         if line.startswith("table31_tables{"):

@@ -441,16 +441,19 @@ def pick(mapping: dict[str, Any], keys: Iterable[str]) -> dict[str, Any]:
     return {k: mapping[k] for k in keys if k in mapping}
 
 
-def deal_next_hand(actor: Any, rng: random.Random) -> None:
+def deal_next_hand(core: Any, rng: random.Random) -> list[Any]:
     """Settle what waits between hands with the bots' choices (a bank offer and the like),
-    then have the table actor deal, as its next-hand timer would."""
-    engine = actor.engine
+    then have the table's core deal, as its next-hand timer would; the effects of each step
+    (:class:`app.runtime.table.effects.Effects`)."""
+    steps = []
     for _ in range(100):
+        engine = core.engine
         waiting = sorted(engine.to_act())
         if engine.in_hand or not waiting:
             break
-        actor._apply(waiting[0], engine.bot_action(waiting[0], rng), by="bot")
-    actor._start_hand()
+        steps.append(core.apply_for(waiting[0], engine.bot_action(waiting[0], rng)))
+    steps.append(core.deal_next())
+    return steps
 
 
 def recreate_postgres(url: str) -> None:

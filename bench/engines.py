@@ -5,7 +5,7 @@
    with what the server adds after every action: each seat's view built and JSON-encoded
    (the broadcast's cost without sockets).
 2. **Database**: settled hands per second through the writer on SQLite and on PostgreSQL
-   (when reachable). The hands are played by a real :class:`app.runtime.table.actor.TableActor`
+   (when reachable). The hands are played by a real :class:`app.runtime.table.core.TableCore`
    whose writer only captures jobs, so each hand's jobs are exactly the server's
    (``store.hand_started``, then ``store.hand_finished`` with its record and ledger entries);
    they are then run against a fresh, migrated database: through
@@ -48,7 +48,7 @@ from bench.common import (
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/bench"
 DB_GAME_OPTIONS = {"buy_in": 100_000, "turn_seconds": 30, "bet_seconds": 20}
 Call = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], dict[str, Any]]
-"""A database job as the table actor submits it: a store function and its arguments."""
+"""A database job as the table core asks for it: a store function and its arguments."""
 
 
 # =========================================================================== engines
@@ -56,7 +56,7 @@ Call = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], dict[str, Any]]
 
 def engine_rate(game_id: str, seconds: float, *, views: bool, seed: int = 7) -> dict[str, Any]:
     """Hands a second for ``game_id``'s bots; with ``views`` also every seat's view + JSON
-    after every action (what the table actor does for a broadcast)."""
+    after every action (what the table core does for a broadcast)."""
     from app.games.core.registry import game_class
     from app.simulate import seed_stream, settle_between_hands
 
@@ -121,38 +121,27 @@ def _play_hand(game: Any, rng: random.Random, views: bool) -> int:
 
 
 class CaptureWriter:
-    """Stands in for the server's database writer: keeps the jobs instead of running them,
-    so a real table actor can play hands at full speed and leave its exact writes."""
+    """Keeps the jobs a table's core asks for instead of running them, so a real table core
+    can play hands at full speed and leave its exact writes."""
 
     def __init__(self) -> None:
         self.jobs: list[Call] = []
 
-    def submit(self, job: Any, /, *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
-        self.jobs.append((job, args, kwargs))
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        future.set_result(None)
-        return future
-
-    async def run(self, job: Any, /, *args: Any, **kwargs: Any) -> Any:
-        self.jobs.append((job, args, kwargs))
-        return None
-
-    async def flush(self) -> None:
-        return None
-
-    @property
-    def pending(self) -> int:
-        return 0
+    def keep(self, *steps: Any) -> None:
+        """The jobs of these steps' effects, in order."""
+        for fx in steps:
+            for job in (*fx.jobs, *fx.background):
+                self.jobs.append((job.run, job.args, dict(job.kwargs)))
 
 
 async def _prepare(url: str, game_id: str, players: int) -> tuple[Any, Any, Any]:
-    """A migrated database with a table and ``players`` seated; an actor to play there."""
+    """A migrated database with a table and ``players`` seated; a table core to play there."""
     from app.core.config import Settings
     from app.db import store
     from app.db.session import make_engine
     from app.db.writer.process import ProcessWriter
     from app.games.core.registry import game_class
-    from app.runtime.table.actor import TableActor
+    from app.runtime.table.core import TableCore
 
     await asyncio.to_thread(migrate, url)
     engine = make_engine(url, inline=True)  # as the writer's own engine: statements inline
@@ -167,55 +156,46 @@ async def _prepare(url: str, game_id: str, players: int) -> tuple[Any, Any, Any]
         bot_delay_seconds=3600,
     )
     table_id = store.new_id()[:12]
-    actor = TableActor(
+    core = TableCore(
         table_id=table_id,
         name="bench",
         game_cls=game_class(game_id),
         options=dict(DB_GAME_OPTIONS),
-        writer=capture,  # type: ignore[arg-type]
         settings=settings,
+        clock=time.time,
     )
     await writer.run(
         store.create_table,
         table_id=table_id,
         name="bench",
         game=game_id,
-        options=actor.options,
+        options=core.options,
         created_by=None,
     )
     for seat in range(players):
         player, _ = await writer.run(store.create_player, f"p{seat}", bankroll=10**9)
-        low, _high = actor.engine.buy_in_limits(seat)
-        await actor.seat_player(seat, player.id, f"p{seat}", low)
+        low, _high = core.engine.buy_in_limits(seat)
+        await writer.run(store.sit, table_id, seat, player.id, low)
+        capture.keep(core.take_seat(seat, player.id, f"p{seat}", low))
     for job, args, kwargs in capture.jobs:  # the buy-ins, not timed
         await writer.run(job, *args, **kwargs)
     capture.jobs.clear()
-    _quiet(actor)
-    return engine, writer, (actor, capture)
+    return engine, writer, (core, capture)
 
 
-def _quiet(actor: Any) -> None:
-    """Cancel the actor's clocks: the benchmark drives it by hand."""
-    for name in ("_timer_task", "_bot_task", "_next_hand_task"):
-        task = getattr(actor, name, None)
-        if task is not None:
-            task.cancel()
-
-
-def _play(actor: Any, hands: int, seed: int = 11) -> int:
-    """Play ``hands`` hands through the actor (bots' choices, applied as players' acts)."""
+def _play(core: Any, capture: CaptureWriter, hands: int, seed: int = 11) -> int:
+    """Play ``hands`` hands through the core (bots' choices), keeping their jobs."""
     rng = random.Random(seed)
-    engine = actor.engine
     played = 0
     while played < hands:
-        deal_next_hand(actor, rng)
-        if not engine.in_hand:
+        capture.keep(*deal_next_hand(core, rng))
+        if not core.engine.in_hand:
             break
-        while engine.in_hand:
+        while core.engine.in_hand:
+            engine = core.engine
             seat = min(engine.to_act())
-            actor._apply(seat, engine.bot_action(seat, rng), by="bot")
+            capture.keep(core.apply_for(seat, engine.bot_action(seat, rng)))
         played += 1
-        _quiet(actor)
     return played
 
 
@@ -231,9 +211,9 @@ async def db_rate(url: str, game_id: str, hands: int, batch: int, players: int) 
     """Settled hands a second on ``url`` (a fresh database), ``batch`` jobs a transaction."""
     from app.db.session import make_sessionmaker
 
-    engine, writer, (actor, capture) = await _prepare(url, game_id, players)
+    engine, writer, (core, capture) = await _prepare(url, game_id, players)
     try:
-        played = _play(actor, hands)
+        played = _play(core, capture, hands)
         jobs = list(capture.jobs)
         entries = _ledger_entries(capture)
         batches_before = writer.batches

@@ -168,6 +168,9 @@ class Client:
             if self.state_t:
                 if self.pending_in_window or in_window:
                     w.state_latency.append(now - self.state_t)
+                    if message.get("result") is not None:
+                        # the act ended a hand: told once its write is committed
+                        w.result_latency.append(now - self.state_t)
                 self.state_t = 0.0
             self.wake.set()
             if w.running:
@@ -354,6 +357,7 @@ class Worker:
     closed: Counter[str] = field(default_factory=Counter)
     ack_latency: array.array[float] = field(default_factory=lambda: array.array("d"))
     state_latency: array.array[float] = field(default_factory=lambda: array.array("d"))
+    result_latency: array.array[float] = field(default_factory=lambda: array.array("d"))
     ping_latency: array.array[float] = field(default_factory=lambda: array.array("d"))
     samples: list[str] = field(default_factory=list)
     setup_errors: list[str] = field(default_factory=list)
@@ -433,6 +437,7 @@ class Worker:
         self.closed = Counter()
         self.ack_latency = array.array("d")
         self.state_latency = array.array("d")
+        self.result_latency = array.array("d")
         self.ping_latency = array.array("d")
         self.samples = []
 
@@ -482,6 +487,7 @@ class Worker:
             "closed": dict(self.closed),
             "ack_latency": self.ack_latency.tobytes(),
             "state_latency": self.state_latency.tobytes(),
+            "result_latency": self.result_latency.tobytes(),
             "ping_latency": self.ping_latency.tobytes(),
             "samples": self.samples,
             "pending_at_end": sum(1 for c in self.clients if c.pending_id is not None),
@@ -731,7 +737,11 @@ def server_gauges(port: int) -> dict[str, float]:
         wanted[short] = f"gc{generation}_short"
     found: dict[str, float] = {}
     try:
-        with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as response:
+        scrape = urllib.request.Request(
+            f"http://{HOST}:{port}/metrics",
+            headers={"Authorization": f"Bearer {SERVER_ENV['ADMIN_TOKEN']}"},  # the host's only
+        )
+        with urllib.request.urlopen(scrape, timeout=10) as response:
             for line in response.read().decode().splitlines():
                 name, _, value = line.partition(" ")
                 if name in wanted:
@@ -956,6 +966,7 @@ class Target:
     def summary_of(self, windows: list[dict[str, Any]]) -> dict[str, Any]:
         seconds = self.args.seconds * len(windows)
         ack, state, ping = array.array("d"), array.array("d"), array.array("d")
+        result = array.array("d")
         errors: Counter[str] = Counter()
         closed: Counter[str] = Counter()
         totals: Counter[str] = Counter()
@@ -964,6 +975,7 @@ class Target:
             for report in window["reports"]:
                 ack.frombytes(report["ack_latency"])
                 state.frombytes(report["state_latency"])
+                result.frombytes(report.get("result_latency", b""))
                 ping.frombytes(report["ping_latency"])
                 errors.update(report["errors"])
                 closed.update(report["closed"])
@@ -994,6 +1006,7 @@ class Target:
                 "acts_sent_per_s": round(totals["acts"] / seconds, 1),
                 "ack_ms": percentiles(ack),
                 "state_ms": percentiles(state),
+                "result_ms": percentiles(result),
                 "ping_ms": percentiles(ping),
                 "messages_in_per_s": round(totals["messages"] / seconds, 1),
                 "states_per_s": round(totals["states"] / seconds, 1),
@@ -1132,7 +1145,8 @@ def run_size(args: argparse.Namespace, tables: int, clients: int) -> list[dict[s
 def _line(r: dict[str, Any]) -> str:
     return (
         f"   {r['actions_per_s']:.0f} actions/s, ack p50 {r['ack_ms']['p50']} p99 "
-        f"{r['ack_ms']['p99']} ms, state p99 {r['state_ms']['p99']} ms, ping p99 "
+        f"{r['ack_ms']['p99']} ms, state p99 {r['state_ms']['p99']} ms, act->result p99 "
+        f"{r.get('result_ms', {}).get('p99')} ms, ping p99 "
         f"{r['ping_ms']['p99']} ms, server CPU {r['server_cpu_pct']}%, clients CPU "
         f"{r['client_cpu_pct']}%, machine {r['machine_busy_pct']}%, "
         f"{r['rss_per_connection_kib']} KiB/conn, "

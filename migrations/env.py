@@ -1,4 +1,8 @@
-"""Alembic environment: runs the migrations against DATABASE_URL (async drivers)."""
+"""Alembic environment: runs the migrations against DATABASE_URL (async drivers).
+
+A URL that is no database this server can use, or a database that cannot be opened, ends the
+run with Alembic's one line (``FAILED: DATABASE_URL ...``: a ``CommandError``) rather than a
+traceback of 57 to 136 lines; ``make run`` checks the same first (``python -m app check-db``)."""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
+from alembic.util import CommandError
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from app.core.config import Settings
 from app.db.models import Base
@@ -44,9 +50,30 @@ def _run(connection: Connection) -> None:
                 raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
 
 
+def _one_line(url: str, exc: BaseException) -> CommandError:
+    """A connection that failed, as Alembic's one line."""
+    from app.db.preflight import redacted
+
+    cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    reason = " ".join(str(cause).split()) or type(cause).__name__
+    return CommandError(f"DATABASE_URL {redacted(url)!r}: cannot connect: {reason}")
+
+
 async def run_migrations_online() -> None:
-    engine = make_engine(database_url())
-    async with engine.connect() as connection:
+    from app.db.preflight import DatabaseProblem, parse_database_url
+
+    url = database_url()
+    try:
+        parse_database_url(url)
+    except DatabaseProblem as problem:
+        raise CommandError(str(problem)) from None
+    engine = make_engine(url)
+    try:
+        connection = await engine.connect()
+    except (DBAPIError, OSError, TimeoutError) as exc:
+        await engine.dispose()
+        raise _one_line(url, exc) from None
+    try:
         if connection.dialect.name == "sqlite":
             # SQLite changes a table in batch mode by copying it and dropping the old one,
             # which foreign keys refuse once rows point at it (players, say): they are off
@@ -55,7 +82,9 @@ async def run_migrations_online() -> None:
             await connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
             await connection.commit()
         await connection.run_sync(_run)
-    await engine.dispose()
+    finally:
+        await connection.close()
+        await engine.dispose()
 
 
 if context.is_offline_mode():

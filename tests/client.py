@@ -26,7 +26,7 @@ class Player:
         self.token = token
         self.info = info
         self.http = httpx.AsyncClient(
-            base_url=base_url, headers={"authorization": f"Bearer {token}"}, timeout=10
+            base_url=base_url, headers={"authorization": f"Bearer {token}"}, timeout=30
         )
         self.ws: Any = None
         self.table_id: str | None = None
@@ -41,7 +41,9 @@ class Player:
 
     @classmethod
     async def join(cls, server: Any, name: str, **extra: Any) -> Player:
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        # 30 s: a deadline for a stuck server, which a passing test never waits for (httpx's
+        # own 5 s ran out for a sign-up on a machine loaded by six workers and a browser)
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as http:
             response = await http.post("/api/session", json={"name": name, **extra})
             response.raise_for_status()
             info = response.json()

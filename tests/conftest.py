@@ -12,8 +12,9 @@ import os
 import shutil
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -81,6 +82,90 @@ def pytest_configure(config: pytest.Config) -> None:
             f"NOTICE: PostgreSQL at {url} is not reachable: skipping the PostgreSQL pass.",
             returncode=0,
         )
+
+
+# ---------------------------------------------------------------------- the longest files first
+
+DURATIONS_KEY = "table31/file_seconds"
+"""Where the last runs left how long each test file took (pytest's cache, .pytest_cache)."""
+LONG_FILES = {
+    "tests/restart/test_restart_property.py": 45,
+    "tests/storage/test_storage_fault_property.py": 15,
+    "tests/browser/test_evening_browser.py": 45,
+    "tests/browser/test_accessibility_browser.py": 20,
+    "tests/browser/test_review_browser.py": 20,
+    "tests/cluster/test_house_bank.py": 20,
+    "tests/cluster/test_handover.py": 15,
+    "tests/bench/test_bench_cluster_smoke.py": 35,
+}
+"""Seconds some files take alone, where no run has left its durations yet (a fresh clone): the
+files of one long test, which would otherwise be handed out last."""
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def _known_seconds(config: pytest.Config) -> dict[str, float]:
+    cache = getattr(config, "cache", None)
+    return {**LONG_FILES, **(cache.get(DURATIONS_KEY, {}) if cache else {})}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's main process reads the durations once and hands them to every worker:
+    each worker must collect the same order (another run may write the cache meanwhile)."""
+    node.workerinput[DURATIONS_KEY] = _known_seconds(node.config)
+
+
+PASS_FOLDERS = {"browser": ("tests/browser/",), "cluster": ("tests/cluster/", "tests/bench/")}
+"""Where the tests of each marker live: the Makefile's browser and cluster passes collect only
+these folders (each worker collecting the whole suite, only to deselect it, cost seconds of
+CPU each), so a test so marked anywhere else would run in no pass: the collection refuses it."""
+
+
+def _misplaced(items: list[pytest.Item]) -> list[str]:
+    return [
+        f"{item.nodeid} (marked {marker}: put it under {' or '.join(folders)})"
+        for item in items
+        for marker, folders in PASS_FOLDERS.items()
+        if item.get_closest_marker(marker) and not item.nodeid.startswith(folders)
+    ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A browser or cluster test outside its pass's folders stops the run (PASS_FOLDERS).
+
+    The longest files first. pytest-xdist (``--dist loadfile --no-loadscope-reorder``) hands
+    each worker one file at a time in this order; a file of one long test handed out last kept
+    one worker busy while the others had finished (40 s of the SQLite pass). The order of the
+    tests within a file, and of files of equal weight, is kept."""
+    misplaced = _misplaced(items)
+    if misplaced:
+        raise pytest.UsageError("tests no pass of make test would run:\n" + "\n".join(misplaced))
+    worker = getattr(config, "workerinput", None) or {}
+    seconds = worker.get(DURATIONS_KEY) or _known_seconds(config)
+    items.sort(key=lambda item: -seconds.get(_file_of(item.nodeid), 0.0))
+
+
+_file_seconds: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _file_seconds[_file_of(report.nodeid)] = (
+        _file_seconds.get(_file_of(report.nodeid), 0.0) + report.duration
+    )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's seconds per file into the cache, for the next run's order (by the main
+    process, which gets every worker's reports; files this run did not run keep theirs)."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or hasattr(session.config, "workerinput") or not _file_seconds:
+        return
+    known: dict[str, float] = cache.get(DURATIONS_KEY, {})
+    known.update({name: round(value, 1) for name, value in _file_seconds.items()})
+    cache.set(DURATIONS_KEY, known)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -191,9 +276,13 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
         # (tests/api/test_identity_hardening.py)
         "signups_per_hour": 0,
         # tests open many tables and bots as one player: no such limit unless a test sets one
-        # (tests/api/test_abuse_limits.py)
+        # (tests/api/test_abuse_limits.py, tests/api/test_bot_pool.py)
         "max_tables_per_player": 0,
+        "max_tables_per_hour": 0,
         "max_bots_per_table": 0,
+        # and bots enough: a bank of a thousand buy-ins (tests/api/test_bot_pool.py tests one
+        # that cannot pay)
+        "bots_float": 1_000_000,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -250,6 +339,28 @@ async def live(database_url: str) -> AsyncIterator[LiveServer]:
         yield server
     finally:
         await server.stop()
+
+
+Serve = Callable[..., Awaitable[LiveServer]]
+"""``await serve(**settings)``: the real app started with some settings changed."""
+
+
+@pytest.fixture
+async def serve(database_url: str) -> AsyncIterator[Serve]:
+    """Start the real app with some settings changed, as often as a test needs (each stopped
+    at the test's end, unless the test stopped it itself)."""
+    servers: list[LiveServer] = []
+
+    async def start(**overrides: Any) -> LiveServer:
+        server = LiveServer(make_settings(database_url, **overrides))
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        if not server.server.should_exit:
+            await server.stop()
 
 
 @pytest.fixture

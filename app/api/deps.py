@@ -6,11 +6,11 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, WebSocket
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.security import same_secret
 from app.db import devices
 from app.db.models import Player
+from app.db.types import AsyncSession
 from app.services import Services
 
 COOKIE = "t31_token"

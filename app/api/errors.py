@@ -18,15 +18,25 @@ character (U+0000) with 422, before the route's code runs: PostgreSQL's text can
 so an id like ``%00`` made the database fail (500) wherever it reached a query, and so did a
 host's ``reason`` when it was stored, where on SQLite the one was merely not found and the
 other stored.
+
+It also refuses, with 422 and in words, a JSON body holding a number JSON cannot carry:
+``NaN``, ``Infinity``, ``-Infinity`` (not JSON at all, though Python's parser reads them)
+or one too large for a double (``1e400``, read as infinity). And a request that does not
+validate is answered without the values it held (each problem's ``loc``, ``msg`` and
+``type`` only, :func:`problems`): FastAPI's own answer echoed each value as ``input``, and an
+infinite one cannot be written as JSON, so such a body answered 500 with a traceback.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from fastapi import HTTPException
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
@@ -47,6 +57,7 @@ class Error(BaseModel):
 STATUS_OF: dict[ErrorCode, int] = {
     ErrorCode.NO_SUCH_TABLE: 404,
     ErrorCode.NO_SUCH_MESSAGE: 404,
+    ErrorCode.NO_SUCH_PLAYER: 404,
     ErrorCode.TABLE_CLOSED: 404,
     ErrorCode.UNAUTHORIZED: 401,
 }
@@ -141,9 +152,65 @@ async def body_holds_nul(request: Request) -> bool:
     return NUL_IN_JSON.search(body) is not None
 
 
+NON_FINITE_REFUSED = (
+    "numbers must be finite: NaN, Infinity and numbers too large for a double (like 1e400) "
+    "are not JSON numbers"
+)
+
+
+class _NonFinite(ValueError):
+    """A number in a JSON body that no JSON number can be."""
+
+
+def _constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NonFinite(text)
+    return value
+
+
+async def body_holds_non_finite(request: Request) -> bool:
+    """The request's JSON body holds ``NaN``, ``Infinity``, ``-Infinity`` or a number that
+    overflows a double. A body that is not JSON at all is the route's to refuse (400/422)."""
+    try:
+        body = await request.body()
+    except HTTPException:
+        raise  # the body limit's 413
+    except Exception:
+        return False
+    if not body:
+        return False
+    try:
+        json.loads(body, parse_constant=_constant, parse_float=_float)
+    except _NonFinite:
+        return True
+    except Exception:
+        return False
+    return False
+
+
+def problems(errors: Sequence[Any]) -> list[dict[str, Any]]:
+    """A validation error's problems as the API answers them: where (``loc``), what
+    (``msg``) and its kind (``type``); never the value that was sent (``input``) nor the
+    checker's context (``ctx``), which may hold values JSON cannot write."""
+    out = []
+    for error in errors:
+        loc = [part if isinstance(part, int) else str(part) for part in error.get("loc", ())]
+        out.append(
+            {"loc": loc, "msg": str(error.get("msg", "")), "type": str(error.get("type", ""))}
+        )
+    return out
+
+
 class ApiRoute(APIRoute):
-    """A route of the API. It refuses a path, query or JSON body holding U+0000 with 422
-    before the route's code runs, and its document also lists the refusals of
+    """A route of the API. It refuses a path, query or JSON body holding U+0000, and a JSON
+    body holding a number that is not finite, with 422 before the route's code runs; a
+    request that does not validate is answered without echoing what it held (:func:`problems`).
+    Its document also lists the refusals of
     app/api/middleware.py:
     413 for any request, 403 and 415 for a write; and, for a route that reads a body,
     FastAPI's 400 for one that is not text. What the route or its router list wins.
@@ -168,7 +235,19 @@ class ApiRoute(APIRoute):
         async def refusing_nul(request: Request) -> Response:
             if holds_nul(request) or (reads_body and await body_holds_nul(request)):
                 return JSONResponse({"detail": NUL_REFUSED}, status_code=422)
-            return await handler(request)
+            if reads_body and await body_holds_non_finite(request):
+                return JSONResponse(
+                    {
+                        "detail": [
+                            {"loc": ["body"], "msg": NON_FINITE_REFUSED, "type": "value_error"}
+                        ]
+                    },
+                    status_code=422,
+                )
+            try:
+                return await handler(request)
+            except RequestValidationError as exc:
+                return JSONResponse({"detail": problems(exc.errors())}, status_code=422)
 
         return refusing_nul
 

@@ -8,7 +8,8 @@ reads a body into memory or starts a task, and the table sockets pass straight t
   was parsed on the event loop, before sign-in, and stalled every table.
 * :class:`CookieWritesNeedOrigin`: a write signed in by the cookie alone must come from this
   site's pages (cross-site request forgery); Bearer-token clients are not concerned.
-* :class:`JsonBodiesOnly`: a write's body is JSON with a JSON ``Content-Type``, never a form.
+* :class:`JsonBodiesOnly`: a write's body is JSON with a JSON ``Content-Type``, never a form
+  (but the recovery page's one form, which its route takes from this site's page only).
 * :class:`ErrorsAsJson`: an unexpected exception is a JSON 500 for the client, logged once.
 * :class:`SecurityHeaders`: every response carries the Content-Security-Policy and the
   browser's other guards.
@@ -27,6 +28,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.origin import same_site
+from app.db.writer.base import storage_failure
 
 log = logging.getLogger("table31.http")
 
@@ -155,6 +157,16 @@ def is_json(content_type: str) -> bool:
     )
 
 
+RECOVERY_FORM = "/recover"
+"""The one HTML form the site posts: the recovery page's (app/api/routes/admin_page.py),
+form-encoded, which that route takes only from this site's own page (its Origin)."""
+
+
+def _recovery_form(scope: Scope, content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return scope["path"] == RECOVERY_FORM and kind == "application/x-www-form-urlencoded"
+
+
 class JsonBodiesOnly:
     """A write's body must be JSON, said so by its ``Content-Type`` (415 otherwise). A form
     (``application/x-www-form-urlencoded``, ``multipart/form-data``, ``text/plain``) is what
@@ -171,7 +183,7 @@ class JsonBodiesOnly:
                 length is not None and length.strip() not in (b"", b"0")
             )
             content_type = (header(scope, b"content-type") or b"").decode("latin-1")
-            if has_body and not is_json(content_type):
+            if has_body and not is_json(content_type) and not _recovery_form(scope, content_type):
                 await send_json(
                     send, 415, "request bodies are JSON: send 'Content-Type: application/json'"
                 )
@@ -196,7 +208,16 @@ class ErrorsAsJson:
         watched = WatchedSend(send)
         try:
             await self.app(scope, receive, watched)
-        except Exception:
+        except Exception as exc:
+            if storage_failure(exc):  # the database cannot store or answer: say so, 503
+                log.warning(
+                    "%s %s: storage failed: %s", scope["method"], scope["path"], type(exc).__name__
+                )
+                if not watched.started:
+                    await send_json(
+                        send, 503, "The server cannot save right now; try again in a moment."
+                    )
+                return
             reference = secrets.token_hex(4)
             log.exception(
                 "unhandled error answering %s %s (ref %s)",

@@ -20,10 +20,11 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from app.api.deps import COOKIE, bearer
 from app.api.origin import same_site
-from app.cluster.node_tables import ASK_AGAIN
+from app.api.signed_sockets import signed_sockets
 from app.core.config import Settings
-from app.db import devices
+from app.db import devices, store
 from app.runtime.connection import Connection, RateLimiter
+from app.runtime.hosting import ASK_AGAIN, ASK_AGAIN_CLOSE
 from app.runtime.protocol import Act, ErrorCode, Message, ProtocolError, parse
 from app.runtime.table.actor import TableActor
 from app.services import Services
@@ -89,56 +90,65 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         services.limits.release(address)
 
 
-async def _who(services: Services, token: str) -> tuple[str | None, str | None]:
-    """The token's player id and name. In a function of its own so that its session and
-    ORM objects die here: a local of ``_serve`` would live as long as the socket (2-3 KiB
-    each of 5,000 sockets, docs/performance.md)."""
+async def _who(services: Services, token: str) -> tuple[str | None, str | None, str | None]:
+    """The token's player id, name and device id. In a function of its own so that its
+    session and ORM objects die here: a local of ``_serve`` would live as long as the socket
+    (2-3 KiB each of 5,000 sockets, docs/performance.md)."""
     async with services.sessionmaker() as session:
         found = await devices.device_by_token(session, token)
+        blocked = [] if found is None else await store.blocks_of(session, found.player.id)
         await session.commit()
     if found is None:
-        return None, None
+        return None, None, None
+    # the person's blocks as the database has them now (app/runtime/blocks.py)
+    services.lobby.blocks.set(found.player.id, (b.player_id for b in blocked))
     if found.due_for_touch:  # a socket is a use of the device too: its token lives on
         services.writer.submit(devices.touch_device, found.device_id, services.settings.token_days)
-    return found.player.id, found.player.name
+    return found.player.id, found.player.name, found.device_id
 
 
 async def _serve(websocket: WebSocket, services: Services, table_id: str, address: str) -> None:
     settings = services.settings
     metrics = services.lobby.metrics
     table = services.lobby.get(table_id)
-    # cluster mode: another node serves it (or will, once it adopts it); the client asks
-    # the front again, which routes it to the owner (app/cluster/node.py)
-    node = services.node
-    if table is None and node is not None and await node.served_elsewhere(table_id):
+    # another process serves it (or will): the client asks the front again, which routes
+    # it there (app/runtime/hosting.py)
+    if table is None and await services.hosting.served_elsewhere(table_id):
         metrics.rejected["served_elsewhere"] += 1
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client left first
-            await websocket.close(4409, ASK_AGAIN)
+            await websocket.close(ASK_AGAIN_CLOSE, ASK_AGAIN)
         return
     if table is None or table.closed:
-        metrics.rejected[ErrorCode.NO_SUCH_TABLE] += 1
-        await refuse(websocket, ErrorCode.NO_SUCH_TABLE, "no such table", 4404)
+        await _no_such_table(websocket, services)
         return
     token = (
         websocket.query_params.get("token") or bearer(websocket) or websocket.cookies.get(COOKIE)
     )
+    invite = websocket.query_params.get("invite")
     player_id: str | None = None
     name: str | None = None
+    device_id: str | None = None
     if token:
-        player_id, name = await _who(services, token)
+        player_id, name, device_id = await _who(services, token)
         if player_id is None:
+            if not table.may_enter(None, invite):
+                # a private table answers a bad token as a missing table does: "unauthorized"
+                # would tell a stranger that a table is there
+                await _no_such_table(websocket, services)
+                return
             metrics.rejected["unauthorized"] += 1
             await refuse(
                 websocket, ErrorCode.UNAUTHORIZED, "that token is not valid; sign in again", 1008
             )
             return
-    if not table.may_enter(player_id, websocket.query_params.get("invite")):
-        metrics.rejected["private_table"] += 1
-        # the same answer as for a table that does not exist: a stranger must not learn
-        # that a private table is there
-        await refuse(websocket, ErrorCode.NO_SUCH_TABLE, "no such table", 4404)
+    if not table.may_enter(player_id, invite):
+        await _no_such_table(websocket, services)
         return
     conn = Connection(websocket, player_id, name)
+    registry = signed_sockets(websocket.app)
+    if device_id is not None and player_id is not None:
+        # signing this device out closes this socket (app/api/signed_sockets.py)
+        registry.add(device_id, player_id, conn)
     limiter = RateLimiter(settings.messages_per_second, settings.message_burst)
     limits = services.limits
     max_bytes = settings.max_message_bytes
@@ -146,8 +156,8 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
     try:
         while not conn.closed:
             frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
+            if frame["type"] == "websocket.disconnect" or conn.closed:
+                break  # closed while this frame waited (signed out, too slow): not handled
             metrics.messages_in += 1
             raw = frame.get("text")
             if raw is None:
@@ -176,11 +186,22 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
     except WebSocketDisconnect:
         pass
     finally:
+        if device_id is not None:
+            registry.discard(device_id, conn)
         conn.close()
         await table.disconnect(conn)
         # let the queued messages and the close frame (with its reason) go out
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(conn.wait_closed(), 2)
+
+
+async def _no_such_table(websocket: WebSocket, services: Services) -> None:
+    """The one answer for a table that is not there and for a private table the caller may
+    not enter (without its invite, or with a bad token): the same error, close code, words
+    and metric reason (``no_such_table``), so that a stranger learns nothing of a private
+    table."""
+    services.lobby.metrics.rejected[ErrorCode.NO_SUCH_TABLE] += 1
+    await refuse(websocket, ErrorCode.NO_SUCH_TABLE, "no such table", 4404)
 
 
 def _rate_limited(conn: Connection, raw: str | bytes, first: bool, settings: Settings) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from app.cluster.bus import LOBBY, Bus
-from app.runtime.lobby import Lobby
+from app.runtime.lobby import Lobby, admin_row
 from app.runtime.table.actor import TableActor
 
 log = logging.getLogger("table31.cluster.board")
@@ -69,18 +69,6 @@ def may_list(summary: dict[str, Any], viewer: str | None) -> bool:
     )
 
 
-def admin_row(table: TableActor) -> dict[str, Any]:
-    """A table as the host's list shows it: the summary, each seat's ``leaving`` (a removed
-    seat stands up at the next moment the rules allow), a private table's invite link."""
-    row = table.summary()
-    for seat in row["seats"]:
-        seat["leaving"] = seat["seat"] in table._pending_leave
-    if table.private:
-        row["invite_code"] = table.invite_code
-        row["invite_path"] = f"/tables/{table.table_id}?invite={table.invite_code}"
-    return row
-
-
 def _fingerprint(table: TableActor) -> tuple[Any, ...]:
     """What the lobby shows of a table, cheaply: who sits where, its sockets (the
     spectators), its status and pause, a hand in play or not, hands played, the seats
@@ -95,7 +83,7 @@ def _fingerprint(table: TableActor) -> tuple[Any, ...]:
         table.engine.in_hand,
         tuple((seat, i.player_id, i.name) for seat, i in table.roster.items()),
         len(table.connections),
-        tuple(table._pending_leave),
+        tuple(table.leaving),
     )
 
 
@@ -108,7 +96,8 @@ class Board:
         self.node_id = node_id
         self.key = bus.key("tables")
         self.rows: dict[str, dict[str, Any]] = {}
-        """The other nodes' rows, by table id (the host's form: see :func:`admin_row`)."""
+        """The other nodes' rows, by table id (the host's form: see
+        :func:`app.runtime.lobby.admin_row`)."""
         self.owners: dict[str, str] = {}
         """The owner of each row in :attr:`rows`."""
         self.live: set[str] = set()
@@ -300,21 +289,17 @@ class Board:
             if table_id not in local and self.owners.get(table_id) in self.live
         ]
 
-    def listing(
+    def listed_elsewhere(
         self, viewer: str | None = None, *, everything: bool = False
     ) -> list[dict[str, Any]]:
-        """This node's lobby listing of the whole cluster (``GET /api/tables``): its own
-        tables, then the live other nodes', private ones filtered as in single-process
-        mode."""
-        out = self.lobby.listing(viewer, everything=everything)
-        for _, row in self._others():
-            if everything or may_list(row, viewer):
-                out.append(_public(row))
-        return out
+        """The live other nodes' tables in this node's lobby listing (``GET /api/tables``,
+        after this node's own: ``Lobby.listing``), private ones filtered as in
+        single-process mode."""
+        return [_public(row) for _, row in self._others() if everything or may_list(row, viewer)]
 
     def admin_rows(self) -> list[dict[str, Any]]:
         """The other live nodes' tables as the host's list shows them (``GET
-        /api/admin/tables``), this node's own being added by the route."""
+        /api/admin/tables``, after this node's own: ``Lobby.host_rows``)."""
         return [row for _, row in self._others()]
 
     def opened_elsewhere(self, player_id: str) -> int:

@@ -20,10 +20,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from app.db.store import leases
+from app.db.types import AsyncSession
 from app.db.writer.base import DatabaseWriter
 
 T = TypeVar("T")
@@ -98,18 +96,16 @@ async def fenced(
     if session.get_bind().dialect.name != "postgresql":
         return await job(session, *args, **kwargs)
     try:
-        await session.execute(
-            text("SELECT table31_fence(:t, :n, :e)"), {"t": table_id, "n": node_id, "e": epoch}
-        )
+        await leases.fence(session, table_id, node_id, epoch)
         return await job(session, *args, **kwargs)
-    except DBAPIError as exc:
+    except Exception as exc:  # the database's error (SQLAlchemy's DBAPIError)
         if is_fenced(exc):
             raise Fenced(table_id, node_id, epoch, _first_line(exc)) from None
         raise
 
 
-def _first_line(exc: DBAPIError) -> str:
-    orig = exc.orig if exc.orig is not None else exc
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None) or exc
     return str(orig).splitlines()[0][:300] if str(orig) else type(orig).__name__
 
 

@@ -38,14 +38,13 @@ import httpx
 import orjson
 from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.cluster import leases
 from app.cluster.asgi import read_body, replay, unavailable
 from app.cluster.board import Board
 from app.cluster.bus import Bus
+from app.db.store import leases
+from app.db.types import AsyncSession, async_sessionmaker
 
 log = logging.getLogger("table31.cluster.forward")
 
@@ -67,12 +66,6 @@ MOVING_DETAIL = "the table is moving to another node; try again"
 
 Answer = tuple[int, list[list[str]], bytes]
 """A forwarded request's answer: status, headers, body."""
-
-OWNER_SQL = text(
-    "SELECT t.status, l.owner, coalesce(c.expires_at > now(), false)"
-    " FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id"
-    " LEFT JOIN cluster_nodes c ON c.id = l.owner WHERE t.id = :t"
-)
 
 
 def table_of(scope: Scope) -> str | None:
@@ -128,10 +121,10 @@ class Forwarder:
         if hint is not None and hint != self.node_id and hint in self.board.live:
             return hint  # the board's word spares PostgreSQL a query (the owner checks it)
         async with self.sessionmaker() as session:
-            row = (await session.execute(OWNER_SQL, {"t": table_id})).first()
-        if row is None or row[0] == "closed":
+            found = await leases.owner_of(session, table_id)
+        if found is None or found.status == "closed":
             return LOCAL  # no such table, or closed: answered from here as ever
-        owner, live = row[1], bool(row[2])
+        owner, live = found.owner, found.live
         if owner is None or not live or owner == self.node_id:
             return MOVING  # nobody serves it now (ours: being adopted here this moment)
         return str(owner)

@@ -1,5 +1,5 @@
 """A node's side of the house (docs/scaling.md): each house-banked table it serves risks no
-more than what it has reserved of the house's balance in PostgreSQL (app/cluster/house_bank.py).
+more than what it has reserved of the house's balance in PostgreSQL (app/db/store/house_bank.py).
 
 :class:`ClusterHouse` is the single server's :class:`~app.runtime.house.House` for a node: the
 tables call it the same way. What differs:
@@ -26,8 +26,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from app.cluster import house_bank
 from app.cluster.fence import is_fenced
+from app.db.store import house_bank
 from app.db.writer.base import DatabaseWriter
 from app.games.core.accounts import HOUSE
 from app.games.core.money import Transfer

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.cluster.nginx import Front, nginx_binary
+from app.db import databases
 
 ROOT = Path(__file__).resolve().parents[2]
 """The project's folder: alembic.ini and migrations/ are there."""
@@ -64,38 +65,8 @@ def run_async(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 
 def _database(url: str, *, drop: bool, create: bool) -> bool:
-    """On the server of ``url`` (through its maintenance database ``postgres``): drop the
-    database ``url`` names (its connections closed, PostgreSQL 13+) and/or create it if it is
-    missing. True when it was created."""
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
-    name = str(parsed.database)
-    quoted = '"' + name.replace('"', '""') + '"'
-
-    async def work() -> bool:
-        conn = await asyncpg.connect(
-            host=parsed.host or "127.0.0.1",
-            port=parsed.port or 5432,
-            user=parsed.username or "postgres",
-            password=parsed.password,
-            database="postgres",
-            timeout=10,
-        )
-        try:
-            if drop:
-                await conn.execute(f"DROP DATABASE IF EXISTS {quoted} WITH (FORCE)")
-            if not create or await conn.fetchval(
-                "SELECT 1 FROM pg_database WHERE datname = $1", name
-            ):
-                return False
-            await conn.execute(f"CREATE DATABASE {quoted}")
-            return True
-        finally:
-            await conn.close()
-
-    return run_async(work)
+    """:func:`app.db.databases.prepare`, from outside any event loop."""
+    return run_async(lambda: databases.prepare(url, drop=drop, create=create))
 
 
 def ensure_database(url: str, *, fresh: bool = False) -> bool:

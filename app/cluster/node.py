@@ -36,15 +36,13 @@ import math
 import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
-from app.cluster import leases
 from app.cluster.bus import LOBBY
-from app.cluster.node_tables import MOVED, table_is_open
+from app.cluster.node_tables import MOVED, Tables
 from app.core.config import Settings
-from app.db import store
+from app.db.store import leases
+from app.db.types import AsyncSession, async_sessionmaker
 
 if TYPE_CHECKING:
     from app.cluster.bus import Bus
@@ -72,11 +70,23 @@ ROUTES_KEPT = 10_000
 """Past this many remembered answers, those out of date are forgotten."""
 
 
+class NodeTables(Tables, Protocol):
+    """The tables a node serves, as the node sees them (``ClusterHosting``,
+    app/cluster/hosting.py): the lobby, the epoch of each, adopting and dropping one."""
+
+    lobby: Lobby
+
+    async def adopt(self, table_id: str, epoch: int) -> TableActor | None: ...
+
+
 class Node:
     """This process as a node of the cluster (``NODE_ID``)."""
 
     def __init__(
-        self, settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], lobby: Lobby
+        self,
+        settings: Settings,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        hosting: NodeTables,
     ) -> None:
         self.id = settings.node_id
         self.address = settings.advertised_address
@@ -84,7 +94,9 @@ class Node:
         self.interval = self.lease / 5
         self.safety = min(SAFETY_SECONDS, self.lease / 2)
         self.sessionmaker = sessionmaker
-        self.lobby = lobby
+        self.hosting = hosting
+        """The tables this node serves (their epochs), adopts and drops."""
+        self.lobby = hosting.lobby
         self.valid_until = 0.0
         """``time.monotonic()`` until which the last heartbeat lets this node act."""
         self.acting = False
@@ -134,7 +146,7 @@ class Node:
         self._beat.clear()
         await self._claim()
         self._tasks.append(asyncio.create_task(self._claims(), name="node-claims"))
-        log.info("node %s at %s serves %d tables", self.id, self.address, len(self.lobby.epochs))
+        log.info("node %s at %s serves %d tables", self.id, self.address, len(self.hosting.epochs))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -199,14 +211,14 @@ class Node:
         self.acting = True
         self.live_nodes = max(1, beat.live_nodes)
         self.owned = dict(beat.owned)
-        for table_id, epoch in list(self.lobby.epochs.items()):
+        for table_id, epoch in list(self.hosting.epochs.items()):
             if table_id in self._adopting or beat.owned.get(table_id) == epoch:
                 continue
             # the heartbeat's snapshot may predate a table opened since: ask again
             held = await self._db(leases.lease_of, table_id)
             if held is None or held[0] != self.id or held[1] != epoch:
                 log.warning("node %s: table %s was taken by another node", self.id, table_id)
-                self.lobby.drop(table_id, MOVED)
+                self.hosting.drop(table_id, MOVED)
         self._beat.set()
 
     async def _watchdog(self) -> None:
@@ -220,14 +232,14 @@ class Node:
         if not self.acting or time.monotonic() <= self.valid_until:
             return
         self.acting = False
-        tables = list(self.lobby.epochs)
+        tables = list(self.hosting.epochs)
         log.error(
             "node %s: no heartbeat answered in time; it stops serving its %d tables",
             self.id,
             len(tables),
         )
         for table_id in tables:
-            self.lobby.drop(table_id, MOVED)
+            self.hosting.drop(table_id, MOVED)
 
     # ------------------------------------------------------------------ claiming
 
@@ -292,10 +304,10 @@ class Node:
                 return False
             log.info("node %s: took the lease of table %s (epoch %d)", self.id, table_id, epoch)
             try:
-                actor = await self.lobby.adopt(table_id, epoch)
+                actor = await self.hosting.adopt(table_id, epoch)
             except Exception as exc:
                 log.error("node %s: adopting table %s failed: %s", self.id, table_id, exc)
-                self.lobby.drop(table_id, MOVED)
+                self.hosting.drop(table_id, MOVED)
                 return False
             if actor is None:
                 self._skipped.add(table_id)
@@ -303,7 +315,7 @@ class Node:
                     await self._db(leases.release, table_id, self.id, epoch)
                 return False
             if not self.acting or self.draining:  # fenced out (or stopping) meanwhile
-                self.lobby.drop(table_id, MOVED)
+                self.hosting.drop(table_id, MOVED)
                 return False
             log.info("node %s: adopted table %s (epoch %d)", self.id, table_id, epoch)
             return True
@@ -325,7 +337,7 @@ class Node:
             log.warning("node %s: could not mark itself draining: %s", self.id, exc)
         deadline = time.monotonic() + budget
         tables: dict[str, int] = {}
-        while new := {t: e for t, e in self.lobby.epochs.items() if t not in tables}:
+        while new := {t: e for t, e in self.hosting.epochs.items() if t not in tables}:
             # (again for a table opened here meanwhile, placed before the others knew)
             tables |= new
             for table_id in new:
@@ -349,21 +361,17 @@ class Node:
             await asyncio.sleep(0.05)
         if actor is None or self.lobby.tables.get(table_id) is not actor:
             return  # dropped meanwhile (another node has it)
-        async with actor.lock:
-            if actor.hand_id is not None:
-                actor._void_hand(VOIDED)
-            actor._stop_clocks()
-            if not actor.closed:
-                actor.writer.submit(store.save_table_state, table_id, actor.stored_state())
-            if actor.house is not None:  # its reservation of the house given back, fenced
-                actor.house.forget(table_id)
+
+        async def release() -> bool:
             try:
                 await actor.writer.flush()
-                released = await self._db(leases.release, table_id, self.id, epoch)
+                return bool(await self._db(leases.release, table_id, self.id, epoch))
             except Exception as exc:  # the lease expires with the node; nothing is lost
                 log.error("node %s: table %s not released: %s", self.id, table_id, exc)
-                released = False
-        self.lobby.drop(table_id, MOVED)
+                return False
+
+        released = await actor.hand_over(VOIDED, release)
+        self.hosting.drop(table_id, MOVED)
         if released:
             await self._announce(table_id)
 
@@ -372,7 +380,7 @@ class Node:
     async def route(self, table_id: str) -> str:
         """The address of the node serving ``table_id``: this one if it does, else the
         lease's live owner, else this one (whose socket answers 4409: ask again)."""
-        if table_id in self.lobby.epochs:
+        if table_id in self.hosting.epochs:
             return self.address
         now = time.monotonic()
         known = self._routes.get(table_id)
@@ -390,7 +398,7 @@ class Node:
     async def served_elsewhere(self, table_id: str) -> bool:
         """Whether a socket to ``table_id``, not served here, should ask again (4409)."""
         try:
-            return await self._db(table_is_open, table_id)
+            return await self._db(leases.table_is_open, table_id)
         except Exception:
             return True  # PostgreSQL will answer again: the client asks again then
 

@@ -9,13 +9,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import select, text
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.cluster import leases
 from app.cluster.fence import FencedWriter, is_fenced
 from app.db import store
-from app.db.models import GameTable
+from app.db.store import leases
+from app.db.types import AsyncSession
 from app.db.writer.base import DatabaseWriter
 from app.runtime.house import open_house
 
@@ -27,8 +24,6 @@ VERSION_BASE = 1_000_000_000
 reconnects to the table's new owner sees a version greater than any the old owner sent."""
 MOVED = "this table moved to another node; reconnecting"
 """Why a table's sockets close with 4409 when its node stops serving it."""
-ASK_AGAIN = "this table is served by another node; ask again"
-"""Why a socket to a table another node serves is closed with 4409 (app/api/ws.py)."""
 
 
 async def create_table_leased(session: AsyncSession, node_id: str, **table: Any) -> int:
@@ -46,14 +41,8 @@ async def create_table_leased(session: AsyncSession, node_id: str, **table: Any)
 async def open_house_once(session: AsyncSession, float_amount: int) -> int:
     """:func:`open_house` for a node: nodes starting at once take turns (a lock held to the
     end of the transaction), so the house's opening float is granted once, not once each."""
-    await session.execute(text("SELECT pg_advisory_xact_lock(31310007)"))
+    await leases.take_turns_opening_the_house(session)
     return await open_house(session, float_amount)
-
-
-async def table_is_open(session: AsyncSession, table_id: str) -> bool:
-    """Whether ``table_id`` exists and is not closed (served by some node, or soon)."""
-    status = await session.scalar(select(GameTable.status).where(GameTable.id == table_id))
-    return status is not None and status != "closed"
 
 
 class TableWriter(FencedWriter):
@@ -84,7 +73,8 @@ class TableWriter(FencedWriter):
 
 
 class Tables(Protocol):
-    """The lobby of a node, as its tables' writers see it (app/runtime/lobby.py)."""
+    """The tables a node serves, as their writers see them (``ClusterHosting``,
+    app/cluster/hosting.py)."""
 
     writer: DatabaseWriter
     node_id: str
@@ -93,17 +83,17 @@ class Tables(Protocol):
     def drop(self, table_id: str, reason: str) -> None: ...
 
 
-def table_writer(lobby: Tables, table_id: str) -> TableWriter:
+def table_writer(tables: Tables, table_id: str) -> TableWriter:
     """The writer of a table the node serves under its epoch now; a write the fence refuses
     drops the table (unless the node serves it under a newer epoch since)."""
-    epoch = lobby.epochs[table_id]
+    epoch = tables.epochs[table_id]
 
     def lost(table_id: str, refused: int) -> None:
-        if lobby.epochs.get(table_id) == refused:
+        if tables.epochs.get(table_id) == refused:
             log.warning("table %s: a write was refused by the fence; dropped", table_id)
-            lobby.drop(table_id, MOVED)
+            tables.drop(table_id, MOVED)
 
-    return TableWriter(lobby.writer, table_id, lobby.node_id, epoch, lost)
+    return TableWriter(tables.writer, table_id, tables.node_id, epoch, lost)
 
 
 class Moved(Exception):

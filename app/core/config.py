@@ -59,8 +59,28 @@ class Settings(BaseSettings):
     max_tables_per_player: int = Field(
         5, ge=0, description="open tables one player may have opened (the host: any); 0: no limit"
     )
+    empty_table_close_minutes: float = Field(
+        30.0,
+        ge=0,
+        description="a table with no person seated and no socket open for this many minutes "
+        "closes by itself, as its opener's close does (freeing the opener's open tables); "
+        "0: never",
+    )
     max_bots_per_table: int = Field(
         4, ge=0, description="bots a table's opener may seat (the host: any); 0: no limit"
+    )
+    max_tables_per_hour: int = Field(
+        20,
+        ge=0,
+        description="tables one player may open in any hour, closed ones included (the host: "
+        "any; 429 beyond, saying when the next may be opened); 0: no limit",
+    )
+    bots_float: int | None = Field(
+        None,
+        ge=0,
+        description="chips the host's grant puts in the bots' bank when it opens (the first "
+        "bot seated, or the host's page): every bot buys in from that one account; unset: 10 "
+        "times STARTING_BANKROLL",
     )
     database_writer: Literal["process", "thread"] = Field(
         "process",
@@ -72,6 +92,13 @@ class Settings(BaseSettings):
         ge=1,
         description="database jobs queued beyond which tables wait to deal their next hand",
     )
+    storage_retry_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="after a storage failure, the first wait before the server tries to write "
+        "again (it doubles up to storage_retry_max_seconds; app/runtime/storage.py)",
+    )
+    storage_retry_max_seconds: float = Field(15.0, gt=0)
     max_message_bytes: int = 4096
     messages_per_second: float = 20.0
     message_burst: int = 40
@@ -174,6 +201,11 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def bots_bank_float(self) -> int:
+        """The bots' bank's opening float: ``BOTS_FLOAT``, else 10 starting bankrolls."""
+        return 10 * self.starting_bankroll if self.bots_float is None else self.bots_float
+
+    @property
     def cluster(self) -> bool:
         """Cluster mode: this process is one node of several (app/cluster/)."""
         return bool(self.node_id and self.redis_url)
@@ -191,3 +223,40 @@ class Settings(BaseSettings):
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+HOST_TOKEN_FILE = "admin_token"
+"""Beside the SQLite database: the host's token when ADMIN_TOKEN is not set, kept across
+restarts (made once, readable by its owner only)."""
+
+
+def host_token_file(settings: Settings) -> Path | None:
+    """Where the host's token is kept: the SQLite database's folder (None for another database
+    or one in memory)."""
+    if not settings.is_sqlite:
+        return None
+    path = settings.database_url.split("///", 1)[-1].split("?", 1)[0]
+    if not path or path == ":memory:" or "://" in path:
+        return None
+    return Path(path).resolve().parent / HOST_TOKEN_FILE
+
+
+def with_host_token(settings: Settings) -> tuple[Settings, Path | None]:
+    """The settings with the host's token: ADMIN_TOKEN when set (no file), else the one kept in
+    the data folder, made there the first time. Returns the file it came from."""
+    if settings.admin_token:
+        return settings, None
+    path = host_token_file(settings)
+    if path is None:
+        return settings, None
+    token = path.read_text().strip() if path.exists() else ""
+    if not token:
+        import os
+        import secrets
+
+        token = secrets.token_urlsafe(24)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(token + "\n")
+    return settings.model_copy(update={"admin_token": token}), path

@@ -16,16 +16,23 @@ A name is what the other players see at a table, so two rules matter beyond "no 
   ``i`` and ``1`` all by ``l``; ``rn`` by ``m``). An all-Cyrillic ``Аԁа`` is a name of its own
   script, but its key is ``ada``, so it cannot join a server where Ada plays.
 
-The confusables are a curated table (below), not the whole of TR39's confusables.txt: the
-letters of the scripts that pass the script rule and look like Latin ones (Cyrillic, Greek,
-Armenian, Cherokee), plus the Latin and digit pairs people really mistake. Keys are stored
-(``players.name_key``); changing this table needs a migration that computes them again.
+The key is TR39's skeleton and more (``ᎪᏧᎪ``, ``Adɐ``, ``Ada`` with a combining
+mark, ``Ada.`` and ``Ada_`` all passed next to Ada): the name is decomposed (NFKD), every
+character that Unicode's confusables.txt maps is replaced by its prototype (the whole table,
+shipped as app/core/confusables.tsv; Cherokee ``Ꮷ`` is ``d``), case is folded and the table
+applied again, then the curated tables below (the Latin and digit pairs people really
+mistake, and look-alikes confusables.txt lacks, such as ``ɐ``), and finally every combining
+mark, space and punctuation mark is dropped: ``Ada.``, ``A.da``, ``Ada_`` and ``Adá`` are all
+``ada``. Keys are stored (``players.name_key``); changing them needs a migration that
+computes them again (migrations/versions/0008_name_keys_again.py did, for this one).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+from pathlib import Path
 
 MAX_LENGTH = 24
 """Characters (code points, after normalisation) in a name."""
@@ -102,6 +109,8 @@ LOWER = {
     "σ": "o",
     # Armenian
     "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q",
+    # Latin look-alikes confusables.txt lacks: turned a, turned alpha, schwa
+    "ɐ": "a", "ɒ": "a", "ə": "e",
 }  # fmt: skip
 AFTER_FOLDING = {ord(k): v for k, v in {**UPPER, **LOWER}.items()}
 BEFORE_FOLDING = {ord(k): v for k, v in UPPER.items()}
@@ -116,11 +125,37 @@ KEY_LENGTH = 200
 a key of fewer than 100, even decomposed; longer keys (old names, bots) are cut."""
 
 
+CONFUSABLES = Path(__file__).with_name("confusables.tsv")
+"""Unicode's confusables.txt (UTS #39), its single-character mappings: character, prototype."""
+
+
+@cache
+def prototypes() -> dict[int, str]:
+    """Each confusable character (by code point) -> the prototype it is taken for."""
+    table: dict[int, str] = {}
+    for line in CONFUSABLES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            source, target = line.split("\t")
+            table[int(source, 16)] = "".join(chr(int(c, 16)) for c in target.split())
+    return table
+
+
+def _visible_key_char(char: str) -> bool:
+    """A character that stays in a key: a letter or a digit (no mark, space or punctuation)."""
+    return unicodedata.category(char)[0] in "LN"
+
+
 def name_key(name: str) -> str:
-    """The name's skeleton: equal keys, same-looking names. Total: any string has one."""
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
-    text = " ".join(text.split()).translate(BEFORE_FOLDING).casefold()
-    text = unicodedata.normalize("NFD", text).translate(AFTER_FOLDING)
+    """The name's skeleton: equal keys, same-looking names. Total: any string has one.
+
+    NFKD, Unicode's confusables (TR39's skeleton), case folded, the confusables again and the
+    curated tables, then only letters and digits kept (marks, spaces, punctuation dropped)."""
+    table = prototypes()
+    text = unicodedata.normalize("NFKD", name).translate(BEFORE_FOLDING)
+    for _ in range(2):  # twice: what folding or one table makes, the other maps in turn
+        text = unicodedata.normalize("NFD", text.translate(table)).casefold()
+        text = unicodedata.normalize("NFD", text.translate(table).translate(AFTER_FOLDING))
+    text = "".join(char for char in text if _visible_key_char(char))
     for pair, one in PAIRS:
         text = text.replace(pair, one)
     return text[:KEY_LENGTH]

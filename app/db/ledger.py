@@ -49,6 +49,10 @@ from app.db.account_ids import stack as stack
 from app.db.account_ids import table_account as table_account
 from app.db.models import Account, LedgerEntry, utcnow
 
+BOTS = "bots"
+"""The bots' bank: the one account every bot buys in from and brings its stack home to,
+funded by the host's grants (app/db/store/host.py); an account of its own kind, as ``house``."""
+
 
 class InsufficientFunds(Exception):
     """An account does not hold the chips a movement asks of it."""

@@ -151,6 +151,30 @@ class GameTable(Base):
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     invite_code: Mapped[str | None] = mapped_column(String(40))
     pause_reason: Mapped[str | None] = mapped_column(String(200))
+    host_id: Mapped[str | None] = mapped_column(String(32))
+    """The table's host, who runs it from the table (null: its opener, ``created_by``)."""
+    room_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    """The room this table was played in (0009), or null: a table of its own."""
+
+
+class Room(Base):
+    """A room (0009): one link for an evening, game after game. Its host chooses the game
+    and switches it between hands; ``current_table_id`` is the table it plays at now (the
+    switch moves it, the seats and the stacks in one transaction: app/db/store/rooms.py).
+    A private room is reached by its invite code, as a private table is."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    invite_code: Mapped[str | None] = mapped_column(String(40))
+    current_table_id: Mapped[str | None] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Seat(Base):
@@ -260,6 +284,18 @@ class ChatMute(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class PlayerBlock(Base):
+    """A person one player blocks for themselves only (docs/protocol/identity.md §4.3): the
+    server sends the blocker none of the blocked person's chat messages and reactions, at any
+    table. Nobody else is affected, and the blocked person is not told."""
+
+    __tablename__ = "player_blocks"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ClusterNode(Base):
     """A node of a cluster (docs/scaling.md): where it answers (``address``, for the front),
     until when it is alive (``expires_at``, by the database's clock, pushed on by each of its
@@ -290,7 +326,7 @@ class TableLease(Base):
 
 
 class HouseReservation(Base):
-    """What a house-banked table has set aside of the house's balance (app/cluster/house_bank.py):
+    """What a house-banked table has set aside of the house's balance (app/db/store/house_bank.py):
     the most it may put at risk. A payout from the house at the table uses it up; together the
     reservations never exceed the house's balance (PostgreSQL checks it at every commit)."""
 

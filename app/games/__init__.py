@@ -59,7 +59,8 @@ lobby and the review pages from the class, and its options' words from its ``WOR
 * its section in docs/rules.md, numbered by its place in the registry (the sixth game is §6;
   the appendix after the games has no number), naming its ``Game id `...```, with an
   ``N.M Table options`` table listing every option (``tests/project/test_docs.py`` and
-  ``tests/rulebook/`` check both; the "How to play" page is drawn from it);
+  ``tests/rulebook/`` check both; the rule-book page ``/games/<id>/rules`` is drawn from it,
+  and the players' "How to play" page from docs/how-to-play/<id>.md);
 * its page docs/protocol/<id>.md (the view's fields, the actions and every option), and a row
   for it in docs/protocol.md's index (the games' pages are §7 to §11 there, §12 and §13 follow:
   a new game's page takes the next free number);

@@ -26,6 +26,13 @@ table_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("table_id
 hand_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("hand_id", default=None)
 
 
+def error_line(exc: BaseException) -> str:
+    """An exception as one short line for a log, ``/healthz`` and the host's page: its type
+    and its message (white space folded, at most 200 characters)."""
+    text = " ".join(str(exc).split())[:200]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def set_context(table_id: str | None, hand_id: str | None) -> None:
     table_var.set(table_id)
     hand_var.set(hand_id)

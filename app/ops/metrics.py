@@ -80,6 +80,9 @@ class Gauges:
     """Open tables by game."""
     writer_pending: int = 0
     writer_failures: int = 0
+    storage_ok: bool = True
+    """False while the tables are stopped because the database cannot store."""
+    storage_trips: int = 0
     node: str = ""
     """Cluster mode: this node's id (``NODE_ID``); empty for a process on its own."""
 
@@ -157,5 +160,18 @@ class Metrics:
             "table31_writer_pending", "Database jobs waiting to be written.", gauges.writer_pending
         )
         yield CounterMetricFamily(
-            "table31_writer_failures", "Database jobs that failed.", value=gauges.writer_failures
+            "table31_writer_failures",
+            "Database jobs that failed because the storage did (a refused buy-in or a bug's "
+            "exception is not counted).",
+            value=gauges.writer_failures,
+        )
+        yield GaugeMetricFamily(
+            "table31_storage_ok",
+            "1 while the database stores; 0 while every table is stopped until it does again.",
+            int(gauges.storage_ok),
+        )
+        yield CounterMetricFamily(
+            "table31_storage_trips",
+            "Times every table stopped because the database could not store.",
+            value=gauges.storage_trips,
         )

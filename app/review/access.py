@@ -5,13 +5,10 @@ the holders of its invite (the ``invite`` query parameter, as the live table tak
 host. For anyone else a private table, its hands and its ledger do not exist: a record, a
 replay, a ledger or a page answers 404 as for an id never given out, a list leaves them out,
 and a player's figures, chart and sittings are computed without them (docs/review.md, "Who
-may see what"). That rule is :func:`hidden_table`, a SQL condition on a ``tables`` row, and
-nothing else decides it: :func:`visible_table` asks it of one table, :func:`visible` makes it
-the filter every hand list adds, :func:`hidden_tables_of` names a player's tables it hides.
-
-"Ever sat at it": a seat always begins with a buy-in of at least one chip, which the ledger
-records with the table's id (``app/db/store/seats.py: sit``), so a player who played a hand
-there has one; a player seated now counts too.
+may see what"). That rule is SQL, in :mod:`app.db.store.access`
+(:func:`~app.db.store.access.hidden_table`), and nothing else decides it: :func:`visible_table`
+asks it of one table, every hand list adds it, :func:`hidden_tables_of` names a player's
+tables it hides.
 
 Inside a table's audience, the rules of any table apply:
 
@@ -30,97 +27,20 @@ A hand is readable only when it is over: a hand still being played is "not found
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import HTTPException
-from sqlalchemy import ColumnElement, Select, and_, exists, false, not_, or_, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import ledger
-from app.db.models import GameTable, Hand, LedgerEntry, Player, Seat
+from app.db.models import GameTable, Hand
+from app.db.store import proofs
+from app.db.store.access import Reader as Reader
+from app.db.store.access import hidden_tables_of as hidden_tables_of
+from app.db.store.access import sat_at_table as sat_at_table
+from app.db.store.access import visible_table as visible_table
+from app.db.types import AsyncSession
 
 NO_HAND = "no finished hand with that id"
 NO_TABLE = "no such table"
-
-
-@dataclass(frozen=True)
-class Reader:
-    """The caller: a player (or nobody), whether they hold the admin token, and the invite
-    code they came with (if any)."""
-
-    player: Player | None
-    host: bool = False
-    invite: str | None = None
-
-    @property
-    def player_id(self) -> str | None:
-        return self.player.id if self.player is not None else None
-
-
-def _sat_at(player_id: str) -> ColumnElement[bool]:
-    """The player ever sat at the ``tables`` row in hand: a buy-in there (the ledger's
-    ``ix_ledger_table_reason`` finds it), or a seat there now."""
-    return or_(
-        exists().where(
-            LedgerEntry.table_id == GameTable.id,
-            LedgerEntry.reason == "buy-in",
-            LedgerEntry.source == ledger.bankroll(player_id),
-        ),
-        exists().where(Seat.table_id == GameTable.id, Seat.player_id == player_id),
-    )
-
-
-def hidden_table(reader: Reader) -> ColumnElement[bool]:
-    """THE rule: true for a ``tables`` row the reader may not see — a private table of which
-    the reader is neither a player, nor the opener, nor an invite holder, nor the host.
-
-    Never NULL (each term guards its NULLs), so ``NOT`` of it and ``NOT IN`` its rows are
-    safe."""
-    if reader.host:
-        return false()
-    terms: list[ColumnElement[bool]] = [GameTable.private.is_(True)]
-    if reader.invite:
-        terms.append(or_(GameTable.invite_code.is_(None), GameTable.invite_code != reader.invite))
-    player_id = reader.player_id
-    if player_id is not None:
-        terms.append(or_(GameTable.created_by.is_(None), GameTable.created_by != player_id))
-        terms.append(not_(_sat_at(player_id)))
-    return and_(*terms)
-
-
-def visible(reader: Reader, table_id: Any) -> ColumnElement[bool]:
-    """The filter a list adds: rows whose table (the column ``table_id``) the reader may see.
-
-    An uncorrelated ``NOT IN`` the database evaluates once per query (the few private tables
-    hidden from this reader), so a list still walks its index in order from the cursor and
-    only steps over the hidden rows it meets."""
-    if reader.host:
-        return true()
-    hidden: Select[Any] = select(GameTable.id).where(hidden_table(reader))
-    return table_id.not_in(hidden)
-
-
-async def visible_table(session: AsyncSession, table_id: str, reader: Reader) -> GameTable | None:
-    """The table, when it exists and the reader may see it; None otherwise (the two are one
-    answer to the caller)."""
-    if len(table_id) > 40:
-        return None
-    table: GameTable | None = await session.scalar(
-        select(GameTable).where(GameTable.id == table_id, not_(hidden_table(reader)))
-    )
-    return table
-
-
-async def hidden_tables_of(session: AsyncSession, player_id: str, reader: Reader) -> set[str]:
-    """The tables the player sat at that are hidden from the reader (none for the player
-    themselves, nor for the host): what a player's figures, chart and sittings leave out."""
-    if reader.host or reader.player_id == player_id:
-        return set()
-    rows = await session.scalars(
-        select(GameTable.id).where(hidden_table(reader), _sat_at(player_id))
-    )
-    return set(rows.all())
 
 
 def hand_players(record: dict[str, Any]) -> dict[str, int]:
@@ -136,7 +56,7 @@ def hand_players(record: dict[str, Any]) -> dict[str, int]:
 async def finished_hand(session: AsyncSession, hand_id: str, reader: Reader) -> Hand:
     """The hand, once it is over (finished or void) and when the reader may see its table;
     404 otherwise (the same answer for a hand never played)."""
-    hand = await session.get(Hand, hand_id) if len(hand_id) <= 40 else None
+    hand = await proofs.hand_by_id(session, hand_id) if len(hand_id) <= 40 else None
     if hand is None or hand.status == "playing" or hand.record is None:
         raise HTTPException(404, NO_HAND)
     if await visible_table(session, hand.table_id, reader) is None:
@@ -152,14 +72,6 @@ def check_hand_reader(hand: Hand, reader: Reader) -> int | None:
     if reader.player is None:
         raise HTTPException(401, "sign in to see this hand: it is shared with its players")
     raise HTTPException(403, "this hand is shared with the players who sat at its table")
-
-
-async def sat_at_table(session: AsyncSession, player_id: str, table_id: str) -> bool:
-    """Did the player ever sit at the table (a buy-in there, or a seat there now)?"""
-    found = await session.scalar(
-        select(GameTable.id).where(GameTable.id == table_id, _sat_at(player_id))
-    )
-    return found is not None
 
 
 async def check_table_reader(session: AsyncSession, table_id: str, reader: Reader) -> GameTable:

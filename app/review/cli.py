@@ -13,19 +13,10 @@ import asyncio
 import json
 from typing import Any
 
-from sqlalchemy import select
-
-from app.db.models import GameTable, Hand, Shoe
 from app.db.session import make_engine, make_sessionmaker
-from app.review.fairness import (
-    FAILED,
-    NOT_YET_REVEALED,
-    VERIFIED,
-    StoredShoe,
-    verify,
-)
-from app.review.shoe_chain import earlier_hands
-from app.review.steps import shoes_of
+from app.db.store import proofs
+from app.review.fairness import FAILED, NOT_YET_REVEALED, VERIFIED, verify
+from app.review.shoe_chain import earlier_hands, stored_shoes
 
 EXIT = {VERIFIED: 0, FAILED: 1, NOT_YET_REVEALED: 2}
 
@@ -34,20 +25,14 @@ async def proof_of(database_url: str, hand_id: str) -> dict[str, Any] | None:
     engine = make_engine(database_url)
     try:
         async with make_sessionmaker(engine)() as session:
-            hand = await session.get(Hand, hand_id)
+            hand = await proofs.hand_by_id(session, hand_id)
             if hand is None or hand.status != "finished" or not hand.record:
                 return None
             record = dict(hand.record)
             assert hand.ended_at is not None
             earlier = await earlier_hands(session, hand.id, hand.table_id, hand.ended_at)
-            commits = [commit for commit, _ in shoes_of(record)]
-            for other in earlier:
-                commits += list((other.get("shuffles") or {}).get("new") or [])
-            shoes = {
-                s.commit: StoredShoe(s.commit, s.seed, list(s.source), s.retired_at)
-                for s in (await session.scalars(select(Shoe).where(Shoe.commit.in_(commits)))).all()
-            }
-            table = await session.get(GameTable, hand.table_id)
+            shoes = await stored_shoes(session, record, *earlier)
+            table = await proofs.table_by_id(session, hand.table_id)
             closed = table is not None and table.status == "closed"
             proof = verify(record, shoes, table_closed=closed, earlier=earlier)
             return {"hand_id": hand.id, "game": hand.game, "number": hand.number, **proof.to_json()}

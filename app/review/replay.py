@@ -36,7 +36,7 @@ from app.games.core.registry import game_class
 from app.games.core.views import View
 
 RUNTIME_KEYS = ("table_id", "game", "hand_id", "you", "legal", "deadline", "table")
-"""View keys the table runtime adds to the engine's view (``app/runtime/table/broadcast.py``)."""
+"""View keys the table runtime adds to the engine's view (``app/runtime/table/views.py``)."""
 RUNTIME_SEAT_KEYS = (
     "player_id",
     "name",
@@ -48,6 +48,7 @@ RUNTIME_SEAT_KEYS = (
     "sitting_out_since",
     "sitting_out_reason",
     "sitting_out_next",
+    "time_bank",
 )
 """Per-seat keys the table runtime adds to the engine's view."""
 OUTSIDE_FIELDS = (("limits", "house_cover"),)

@@ -21,14 +21,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db import ledger
 from app.db.account_ids import bankroll_owner
-from app.db.models import Account, GameTable, LedgerEntry, Player, Seat
+from app.db.store import nets as nets_store
+from app.db.store import sittings
+from app.db.store.sittings import REASONS as REASONS
+from app.db.types import AsyncSession
 
-REASONS = ("buy-in", "top-up", "cash-out")
 CSV_COLUMNS = (
     "player",
     "player_id",
@@ -128,61 +126,24 @@ def build(rows: Iterable[Any]) -> list[Session]:
     return done + list(open_.values())
 
 
-_COLUMNS = (
-    LedgerEntry.id,
-    LedgerEntry.created_at,
-    LedgerEntry.source,
-    LedgerEntry.target,
-    LedgerEntry.amount,
-    LedgerEntry.reason,
-    LedgerEntry.table_id,
-)
-
-
 async def _finish(session: AsyncSession, sessions: list[Session]) -> list[Session]:
     """Names, games, and what is still on the table for the sittings still open."""
     if not sessions:
         return sessions
     players = {s.player_id for s in sessions}
     tables = {s.table_id for s in sessions}
-    names = dict(
-        (await session.execute(select(Player.id, Player.name).where(Player.id.in_(players)))).all()
-    )
-    info = {
-        row[0]: (row[1], row[2])
-        for row in await session.execute(
-            select(GameTable.id, GameTable.name, GameTable.game).where(GameTable.id.in_(tables))
-        )
-    }
-    seated = set(
-        (
-            await session.execute(
-                select(Seat.player_id, Seat.table_id).where(
-                    Seat.player_id.in_(players), Seat.table_id.in_(tables)
-                )
-            )
-        ).all()
-    )
+    names = await nets_store.players_info(session, players)
+    info = await nets_store.tables_info(session, tables)
+    seated = await sittings.seated_pairs(session, players, tables)
     # What a seated player has on the table: the stack and whatever of theirs lies in front of
     # them (bets put up, stakes in prison: ``bets:T:P``, ``prison:T:P``), as the player page's
     # chart counts it; without those a player mid-match would show a loss not yet made.
     open_pairs = {(s.player_id, s.table_id) for s in sessions if s.status == "playing"}
-    stacks: dict[tuple[str, str], int] = {}
-    if open_pairs:
-        rows = await session.execute(
-            select(Account.player_id, Account.table_id, Account.balance).where(
-                Account.player_id.in_({p for p, _ in open_pairs}),
-                Account.table_id.in_({t for _, t in open_pairs}),
-                Account.kind != "bankroll",
-            )
-        )
-        for player_id, table_id, balance in rows:
-            key = (str(player_id), str(table_id))
-            if key in open_pairs:
-                stacks[key] = stacks.get(key, 0) + int(balance)
+    stacks = await sittings.chips_on_tables(session, open_pairs)
     for s in sessions:
-        s.player = str(names.get(s.player_id, "?"))
-        s.table, s.game = info.get(s.table_id, ("?", "?"))
+        s.player = names[s.player_id].name if s.player_id in names else "?"
+        table = info.get(s.table_id)
+        s.table, s.game = (table.name, table.game) if table is not None else ("?", "?")
         if s.status == "playing":
             if (s.player_id, s.table_id) in seated:
                 s.stack = stacks.get((s.player_id, s.table_id), 0)
@@ -193,51 +154,19 @@ async def _finish(session: AsyncSession, sessions: list[Session]) -> list[Sessio
 
 async def player_sessions(session: AsyncSession, player_id: str) -> list[Session]:
     """Every sitting of a player, oldest first."""
-    bankroll = ledger.bankroll(player_id)
-    rows = await session.execute(
-        select(*_COLUMNS)
-        .where(
-            or_(
-                and_(LedgerEntry.source == bankroll, LedgerEntry.reason.in_(REASONS[:2])),
-                and_(LedgerEntry.target == bankroll, LedgerEntry.reason == "cash-out"),
-            )
-        )
-        .order_by(LedgerEntry.id)
-    )
-    return await _finish(session, build(rows))
+    return await _finish(session, build(await sittings.player_entries(session, player_id)))
 
 
 async def table_sessions(session: AsyncSession, table_id: str) -> list[Session]:
     """Every sitting at a table, oldest first."""
-    rows = await session.execute(
-        select(*_COLUMNS)
-        .where(LedgerEntry.table_id == table_id, LedgerEntry.reason.in_(REASONS))
-        .order_by(LedgerEntry.id)
-    )
-    return await _finish(session, build(rows))
+    return await _finish(session, build(await sittings.table_entries(session, table_id)))
 
 
 async def night_sessions(session: AsyncSession, start: datetime, end: datetime) -> list[Session]:
     """Every sitting that began in ``[start, end)`` at any table, oldest first."""
     start, end = _utc(start), _utc(end)
-    low, high = start, end
-    if session.bind is not None and session.bind.dialect.name == "sqlite":
-        low, high = start.replace(tzinfo=None), end.replace(tzinfo=None)
-    tables = (
-        await session.scalars(
-            select(LedgerEntry.table_id)
-            .where(
-                LedgerEntry.reason == "buy-in",
-                LedgerEntry.created_at >= low,
-                LedgerEntry.created_at < high,
-            )
-            .distinct()
-        )
-    ).all()
     out: list[Session] = []
-    for table_id in tables:
-        if table_id is None:
-            continue
+    for table_id in await sittings.tables_bought_into(session, start, end):
         out.extend(
             s for s in await table_sessions(session, table_id) if start <= _utc(s.sat_down) < end
         )

@@ -1,17 +1,17 @@
-"""The hands a fairness proof reads back: for a game that gathers used cards under the stock,
-the table's finished hands since the shuffle of the shoe a hand drew from (the database side of
-:mod:`app.review.fairness`, which is pure; docs/fairness.md)."""
+"""What a fairness proof reads back (through :mod:`app.db.store.proofs`): the shoes a hand drew
+from, and, for a game that gathers used cards under the stock, the table's finished hands since
+the shuffle of the shoe a hand drew from (the database side of :mod:`app.review.fairness`,
+which is pure; docs/fairness.md)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, tuple_
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db.models import Hand
-from app.review.fairness import GATHERING_GAMES, shuffles_in
+from app.db.store import proofs
+from app.db.types import AsyncSession
+from app.review.fairness import GATHERING_GAMES, StoredShoe, shuffles_in
+from app.review.steps import shoes_of
 
 MAX_CHAIN = 20_000
 """The most hands :func:`earlier_hands` reads back to find the hand that shuffled a shoe."""
@@ -23,7 +23,7 @@ async def earlier_hands(
     """The records of a table's finished hands before ``hand_id``, oldest first, back to the
     one that shuffled the shoe it drew from (what :func:`app.review.fairness.verify` needs
     for a game that gathers used cards under the stock; empty for any other game)."""
-    hand = await session.get(Hand, hand_id)
+    hand = await proofs.hand_by_id(session, hand_id)
     record = (hand.record if hand is not None else None) or {}
     if record.get("game") not in GATHERING_GAMES:
         return []
@@ -35,18 +35,7 @@ async def earlier_hands(
     out: list[dict[str, Any]] = []
     cursor: tuple[datetime, str] = (ended_at, hand_id)
     while commits and len(out) < MAX_CHAIN:
-        rows = (
-            await session.execute(
-                select(Hand.record, Hand.ended_at, Hand.id)
-                .where(
-                    Hand.table_id == table_id,
-                    Hand.status == "finished",
-                    tuple_(Hand.ended_at, Hand.id) < tuple_(*cursor),
-                )
-                .order_by(Hand.ended_at.desc(), Hand.id.desc())
-                .limit(100)
-            )
-        ).all()
+        rows = await proofs.hands_before(session, table_id, cursor, 100)
         if not rows:
             break
         for earlier, ended, earlier_id in rows:
@@ -57,3 +46,17 @@ async def earlier_hands(
                 break
     out.reverse()
     return out
+
+
+async def stored_shoes(
+    session: AsyncSession, record: dict[str, Any], *more: dict[str, Any]
+) -> dict[str, StoredShoe]:
+    """The stored shoes the hand drew from (and those the ``more`` hands shuffled), by
+    commitment."""
+    commits = [commit for commit, _ in shoes_of(record)]
+    for other in more:
+        commits += list((other.get("shuffles") or {}).get("new") or [])
+    return {
+        s.commit: StoredShoe(s.commit, s.seed, list(s.source), s.retired_at)
+        for s in await proofs.shoes_by_commit(session, commits)
+    }

@@ -1,8 +1,15 @@
 """A player's figures for the player page: hands played, net result per game,
 biggest win and loss, and the bankroll over time for the chart.
 
+The net, all told and per game, is the ledger's (docs/review.md, "One truth"): every movement
+at a table between the player's accounts and anyone else's (``app/review/nets.py``), a
+close's returns and a pot handed back included, so it equals the sum of the player's
+sessions and settle-up's figure; the host's grants are not winnings. A game's net is that of
+the movements at its tables.
+
 The figures per game read ``hand_players`` through ``ix_hand_players_player_game`` (player,
-game, ended_at, hand, net): the index alone answers them. The bankroll over time is the sum
+game, ended_at, hand, net): the index alone answers them (the queries:
+:mod:`app.db.store.figures`). The bankroll over time is the sum
 of everything the player holds (bankroll, table stacks, bets in front, stakes in prison),
 from every ledger entry that moves chips into or out of those accounts: the host's grants,
 every hand's result, a table's release when it closes. Moves between the player's own
@@ -23,23 +30,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db import ledger
-from app.db.models import Account, Hand, HandPlayer, LedgerEntry, Player
+from app.db.store import figures as store
+from app.db.store import nets as nets_store
+from app.db.types import AsyncSession
 
 MAX_POINTS = 400
 """The chart keeps at most this many points (the first, the last, each bucket's extremes)."""
-
-
-def _without(query: Select, hidden: Collection[str]) -> Select:
-    """``query`` over ``hand_players`` without the hands played at the ``hidden`` tables."""
-    if not hidden:
-        return query
-    return query.join(Hand, Hand.id == HandPlayer.hand_id).where(
-        Hand.table_id.not_in(sorted(hidden))
-    )
 
 
 async def player_figures(
@@ -47,31 +43,25 @@ async def player_figures(
 ) -> dict[str, Any]:
     """Hands played, net per game, and the biggest win and loss (with their hands), without
     the hands played at the ``hidden`` tables."""
-    rows = await session.execute(
-        _without(
-            select(
-                HandPlayer.game,
-                func.count(),
-                func.coalesce(func.sum(HandPlayer.net), 0),
-                func.max(HandPlayer.net),
-                func.min(HandPlayer.net),
-            ).where(HandPlayer.player_id == player_id),
-            hidden,
-        )
-        .group_by(HandPlayer.game)
-        .order_by(HandPlayer.game)
-    )
-    games = []
-    for game, count, net, best, worst in rows:
+    games: list[dict[str, Any]] = []
+    for row in await store.game_figures(session, player_id, hidden):
         games.append(
             {
-                "game": game,
-                "hands": int(count),
-                "net": int(net),
-                "biggest_win": int(best) if best is not None and best > 0 else 0,
-                "biggest_loss": int(worst) if worst is not None and worst < 0 else 0,
+                "game": row.game,
+                "hands": row.hands,
+                "net": row.net,
+                "biggest_win": row.best if row.best is not None and row.best > 0 else 0,
+                "biggest_loss": row.worst if row.worst is not None and row.worst < 0 else 0,
             }
         )
+    by_game = await ledger_nets(session, player_id, hidden)
+    for g in games:
+        g["net"] = by_game.pop(g["game"], 0)
+    for game, net in sorted(by_game.items()):  # chips moved at a game with no hand counted
+        if net:
+            games.append(
+                {"game": game, "hands": 0, "net": net, "biggest_win": 0, "biggest_loss": 0}
+            )
     win = await _extreme(session, player_id, hidden, best=True)
     loss = await _extreme(session, player_id, hidden, best=False)
     return {
@@ -83,32 +73,36 @@ async def player_figures(
     }
 
 
+async def ledger_nets(
+    session: AsyncSession, player_id: str, hidden: Collection[str] = ()
+) -> dict[str, int]:
+    """The player's net per game, from the ledger: every movement at a table of that game
+    between the player's accounts and anyone else's (without the ``hidden`` tables)."""
+    from app.review.nets import player_net
+
+    moves = await nets_store.player_moves(session, player_id, set(hidden))
+    tables = await nets_store.tables_info(session, {m.table_id for m in moves})
+    by_table: dict[str, list[nets_store.Move]] = {}
+    for m in moves:
+        by_table.setdefault(m.table_id, []).append(m)
+    out: dict[str, int] = {}
+    for table_id, table_moves in by_table.items():
+        game = tables[table_id].game if table_id in tables else "?"
+        out[game] = out.get(game, 0) + player_net(table_moves, player_id)
+    return out
+
+
 async def _extreme(
     session: AsyncSession, player_id: str, hidden: Collection[str], *, best: bool
 ) -> dict[str, Any] | None:
-    order = HandPlayer.net.desc() if best else HandPlayer.net.asc()
-    row = (
-        await session.execute(
-            _without(
-                select(
-                    HandPlayer.hand_id, HandPlayer.net, HandPlayer.game, HandPlayer.ended_at
-                ).where(
-                    HandPlayer.player_id == player_id,
-                    HandPlayer.net > 0 if best else HandPlayer.net < 0,
-                ),
-                hidden,
-            )
-            .order_by(order, HandPlayer.ended_at.desc())
-            .limit(1)
-        )
-    ).first()
-    if row is None:
+    hand = await store.extreme_hand(session, player_id, hidden, best=best)
+    if hand is None:
         return None
     return {
-        "hand_id": row[0],
-        "net": int(row[1]),
-        "game": row[2],
-        "ended_at": _iso(row[3]),
+        "hand_id": hand.hand_id,
+        "net": hand.net,
+        "game": hand.game,
+        "ended_at": _iso(hand.ended_at),
     }
 
 
@@ -124,34 +118,18 @@ async def bankroll_points(
 ) -> list[Point]:
     """The player's total chips after every movement in or out (one point per hand),
     leaving out every movement at the ``hidden`` tables."""
-    accounts = set(
-        (await session.scalars(select(Account.id).where(Account.player_id == player_id))).all()
-    )
-    accounts.add(ledger.bankroll(player_id))
-    ids = sorted(accounts)
-    query = select(
-        LedgerEntry.created_at,
-        LedgerEntry.source,
-        LedgerEntry.target,
-        LedgerEntry.amount,
-        LedgerEntry.hand_id,
-    ).where(or_(LedgerEntry.source.in_(ids), LedgerEntry.target.in_(ids)))
-    if hidden:
-        # a grant has no table: NULL NOT IN (...) is NULL, so say it outright
-        query = query.where(
-            or_(LedgerEntry.table_id.is_(None), LedgerEntry.table_id.not_in(sorted(hidden)))
-        )
-    rows = await session.execute(query.order_by(LedgerEntry.id))
+    accounts = await store.player_accounts(session, player_id)
     points: list[Point] = []
     total = 0
-    for created, source, target, amount, hand_id in rows:
-        delta = (int(amount) if target in accounts else 0) - (
-            int(amount) if source in accounts else 0
+    for m in await store.movements(session, accounts, hidden):
+        hand_id = m.hand_id
+        delta = (m.amount if m.target in accounts else 0) - (
+            m.amount if m.source in accounts else 0
         )
         if delta == 0:
             continue
         total += delta
-        at = _aware(created)
+        at = _aware(m.created_at)
         if points and hand_id is not None and points[-1].hand_id == hand_id:
             points[-1] = Point(points[-1].at, total, hand_id)
         else:
@@ -182,18 +160,16 @@ def thin(points: list[Point], limit: int = MAX_POINTS) -> list[Point]:
 
 
 async def player_card(session: AsyncSession, player_id: str) -> dict[str, Any] | None:
-    player = await session.get(Player, player_id)
-    if player is None:
+    found = await store.player_with_bankroll(session, player_id)
+    if found is None:
         return None
-    bankroll = await session.scalar(
-        select(Account.balance).where(Account.id == ledger.bankroll(player_id))
-    )
+    player, bankroll = found
     return {
         "player_id": player.id,
         "name": player.name,
         "bot": bool(player.is_bot),
         "joined_at": _iso(player.created_at),
-        "bankroll": int(bankroll or 0),
+        "bankroll": bankroll,
     }
 
 

@@ -5,7 +5,10 @@ The rules (docs/protocol/socket.md §5.9):
 * A message is plain text, 1 to :data:`MAX_CHAT_CHARS` characters once trimmed. Tabs and line
   breaks become spaces; any other control character (and the invisible controls that reorder
   text, U+202A-U+202E and U+2066-U+2069) is refused, not stripped: the sender learns why.
-  The server never reads the text as markup; clients show it as text.
+  The server never reads the text as markup; clients show it as text. A message must show
+  something: one made only of invisible characters (zero-width spaces and joiners, other
+  format characters, Hangul fillers, whitespace, combining marks with nothing to sit on) is
+  refused (:func:`shows_nothing`).
 * A message carries only what its writer typed, with the name, seat and time the server
   knows: never anything of the game (no card, no stack).
 * A reaction is one of the fixed :data:`REACTIONS`; it is told to everyone, never stored.
@@ -21,6 +24,8 @@ import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.core.names import BLANKS
 
 MAX_CHAT_CHARS = 200
 CHAT_KEEP = 100
@@ -40,6 +45,19 @@ _SPACES = {"\t", "\n", "\r", "\u2028", "\u2029", "\x85"}
 """Characters that break or indent a line: each becomes one space."""
 _REORDERING = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 """Invisible controls that reorder the text around them (a name shown backwards)."""
+
+
+def shows_nothing(text: str) -> bool:
+    """Every character of ``text`` is invisible: a default-ignorable one (zero-width space or
+    joiner, variation selector, Hangul filler: app/core/names.py's BLANKS), a format
+    character (Cf), whitespace or a combining mark (M*)."""
+    return all(
+        ord(ch) in BLANKS
+        or ch.isspace()
+        or unicodedata.category(ch)[0] == "M"
+        or unicodedata.category(ch) == "Cf"
+        for ch in text
+    )
 
 
 class ChatRefused(ValueError):
@@ -66,6 +84,10 @@ def clean_text(raw: str) -> str:
     for ch in text:
         if ch in _REORDERING or unicodedata.category(ch) in ("Cc", "Cs", "Co"):
             raise ChatRefused("a chat message may not hold control characters")
+    if shows_nothing(text):
+        raise ChatRefused(
+            "a chat message needs some visible text (it held only invisible characters)"
+        )
     return text
 
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.db import ledger
+from app.db.types import AsyncSession
 from app.games.core.money import Transfer
 
 

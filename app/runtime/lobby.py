@@ -1,52 +1,52 @@
-"""Every table in this process, by id: opening, recovering at start-up, bots, shutdown."""
+"""Every table in this process, by id: opening, recovering at start-up, bots, closing the
+tables left empty, shutdown.
+
+An empty table closes by itself (:meth:`Lobby.sweep_empty`): one with no person seated (bots
+do not count) and no socket open for ``EMPTY_TABLE_CLOSE_MINUTES`` is closed as its opener's
+close closes it (the hand in play void, bots stood up, every stack home), which frees a place
+among its opener's open tables (``MAX_TABLES_PER_PLAYER``). The lobby sweeps every
+:data:`SWEEP_SECONDS` on the one clock it is given (``Lobby.clock``, which its tables share).
+
+What depends on where the tables are served (by this process alone, or by one node of
+several) the lobby asks its :attr:`Lobby.hosting` (app/runtime/hosting.py): the row of a new
+table, a table's writer, how a restored table starts, the tables served elsewhere.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.cluster import node_tables as cluster_node
-from app.cluster.fence import is_fenced
 from app.core.config import Settings
-from app.core.names import BOT_MARK
 from app.db import ledger, store
 from app.db.store.recovery import void_unfinished_hand
-from app.db.writer.base import DatabaseWriter
+from app.db.writer.base import DatabaseWriter, storage_failure
 from app.games.core.accounts import is_seat
 from app.games.core.cards import SeedSource, csprng_seed
 from app.games.core.options import OptionError, parse_options
 from app.games.core.registry import game_class
+from app.ops.clock import SYSTEM_CLOCK, Clock, Every
+from app.ops.logs import error_line
 from app.ops.metrics import Metrics
+from app.runtime.blocks import Blocks
+from app.runtime.bot_pool import BotPool, bot_names
 from app.runtime.chat import CHAT_KEEP, Muted
+from app.runtime.hosting import LocalHosting, TableHosting
 from app.runtime.house import House
+from app.runtime.openings import LimitReached, Openings
 from app.runtime.protocol import ProtocolError
 from app.runtime.records import SeatInfo, engine_account
-from app.runtime.table.actor import TableActor
-from app.runtime.table.hand_record import SEATED_KEY
+from app.runtime.rooms import Rooms
+from app.runtime.table.actor import REBUILDING, STORAGE_DOWN, TableActor
+from app.runtime.table.effects import Effects
 
 log = logging.getLogger("table31.lobby")
 
-BOT_NAMES = ("Ada", "Basil", "Clio", "Dmitri", "Elena", "Faustine", "Georgios", "Helga", "Ines")
-BOT_NUMBERS = 12
-"""Bots are named "Ada (bot)", then "Ada 2 (bot)" up to "Ines 11 (bot)": 99 names to choose
-from, past the people's own names."""
-
-
-def bot_names(used: set[str]) -> list[str]:
-    """The names a new bot may take, in order of preference, none of them in ``used`` (the
-    table's names): "Basil (bot)", then "Basil 2 (bot)" and so on. Every one ends with
-    ``(bot)``, which no person's name may (app/core/names.py)."""
-    names = [f"{n} {BOT_MARK}" for n in BOT_NAMES]
-    names += [f"{n} {i} {BOT_MARK}" for i in range(2, BOT_NUMBERS) for n in BOT_NAMES]
-    return [name for name in names if name not in used]
-
-
-class LimitReached(Exception):
-    """A player has used up a share of the server: tables opened, bots at a table (the routes
-    answer 409 with the message)."""
+SWEEP_SECONDS = 60.0
+"""How often the lobby looks for tables left empty (:meth:`Lobby.sweep_empty`)."""
 
 
 class RestoreError(Exception):
@@ -72,16 +72,28 @@ class Recovery:
         }
 
 
-def _one_line(exc: BaseException) -> str:
-    """An exception as one short line for a log and the host's page: its type and message."""
-    text = " ".join(str(exc).split())[:200]
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+def admin_row(table: TableActor) -> dict[str, Any]:
+    """A table as the host's list shows it: the summary, each seat's ``leaving`` (a removed
+    seat stands up at the next moment the rules allow), a private table's invite link."""
+    row = table.summary()
+    for seat in row["seats"]:
+        seat["leaving"] = seat["seat"] in table.leaving
+    if table.private:
+        row["invite_code"] = table.invite_code
+        row["invite_path"] = f"/tables/{table.table_id}?invite={table.invite_code}"
+    return row
 
 
 class Lobby:
     """The table registry: one :class:`TableActor` per open table."""
 
-    def __init__(self, writer: DatabaseWriter, settings: Settings, seeds: SeedSource = csprng_seed):
+    def __init__(
+        self,
+        writer: DatabaseWriter,
+        settings: Settings,
+        seeds: SeedSource = csprng_seed,
+        clock: Clock = SYSTEM_CLOCK,
+    ):
         self.writer = writer
         self.settings = settings
         self.seeds = seeds
@@ -94,12 +106,26 @@ class Lobby:
         """Tables each player is opening now (their rows being written), counted as open."""
         self._bots_coming: dict[str, int] = {}
         """Bots being seated at each table now, counted as seated."""
-        self.node_id = settings.node_id if settings.cluster else ""
-        """Cluster mode: this node's id (app/cluster/node.py); else empty."""
-        self.epochs: dict[str, int] = {}
-        """Cluster mode: the lease epoch under which this node serves each of its tables."""
-        self.opened_elsewhere: Callable[[str], int] = lambda _player: 0
-        """Cluster mode: the open tables a player opened that other nodes serve (the board)."""
+        self.openings = Openings()
+        """Tables each player opened in the last hour (its clock a test's to drive)."""
+        self.bot_pool = BotPool(writer, settings)
+        """The bots' players and their bank (app/runtime/bot_pool.py)."""
+        self.hosting: TableHosting = LocalHosting(writer, settings.advertised_address)
+        """Where the tables are served (app/runtime/hosting.py): this process alone, unless
+        app/services.py gives it a node's."""
+        self._rebuilding: set[str] = set()
+        """Tables being rebuilt after a write of theirs failed (not the storage's)."""
+        self._chores: set[asyncio.Task[None]] = set()
+        self.clock = clock
+        """The one clock (app/ops/clock.py): every table's, and how long one has been empty."""
+        self.blocks = Blocks()
+        """Who blocks whom, of the people connected here (app/runtime/blocks.py): every
+        table's."""
+        self._empty_since: dict[str, float] = {}
+        """Tables found empty, and when (:attr:`clock`) they were first found so."""
+        self._sweeper = Every(SWEEP_SECONDS, self._sweep_soon, clock)
+        self.rooms = Rooms(self)
+        """The open rooms (app/runtime/rooms.py): each plays at one of these tables."""
 
     def get(self, table_id: str) -> TableActor | None:
         return self.tables.get(table_id)
@@ -107,13 +133,21 @@ class Lobby:
     def listing(
         self, viewer: str | None = None, *, everything: bool = False
     ) -> list[dict[str, Any]]:
-        """Open tables; a private one only for those who may enter it without an invite
-        (its opener, its players) — or ``everything`` for the host."""
-        return [
+        """Open tables, this process's then those served elsewhere (:attr:`hosting`); a
+        private one only for those who may enter it without an invite (its opener, its
+        players) — or ``everything`` for the host."""
+        here = [
             t.summary()
             for t in self.tables.values()
             if not t.closed and (everything or not t.private or t.may_enter(viewer, None))
         ]
+        return here + self.hosting.listed_elsewhere(viewer, everything=everything)
+
+    def host_rows(self) -> list[dict[str, Any]]:
+        """Every open table as the host's list shows it (:func:`admin_row`), this
+        process's then those served elsewhere."""
+        here = [admin_row(table) for table in self.tables.values() if not table.closed]
+        return here + self.hosting.host_rows_elsewhere()
 
     async def open_table(
         self,
@@ -124,36 +158,47 @@ class Lobby:
         created_by: str | None,
         private: bool = False,
         max_open: int = 0,
+        per_hour: int = 0,
+        room: dict[str, Any] | None = None,
     ) -> TableActor:
         """Check the options (raising OptionError naming the field) and open a table. With
-        ``max_open``, ``created_by`` may have at most that many open tables (LimitReached)."""
+        ``max_open``, ``created_by`` may have at most that many open tables; with
+        ``per_hour``, may have opened at most that many in the last hour (LimitReached, with
+        the wait). With ``room`` (app/runtime/rooms.py), the room's row is written with the
+        table's, and the table takes the room's invite code."""
         offered = self.settings.game_ids
         if game not in offered:
             raise OptionError("game", f"unknown game {game!r}; choose one of {list(offered)}")
         cls = game_class(game)
+        if private and "approval" not in options:  # seats by approval: on in private rooms
+            options = {**options, "approval": True}
         parsed = parse_options(cls.OPTIONS, options)
         cls(parsed, seeds=self.seeds)  # the engine checks options that depend on each other
         table_id = store.new_id()[:12]
         invite = secrets.token_urlsafe(12) if private else None
+        if room is not None:
+            invite = room["invite_code"]
         opener = created_by or ""
         if max_open and created_by is not None:
-            opened = self._opening.get(opener, 0) + self.opened_elsewhere(opener)
+            opened = self._opening.get(opener, 0) + self.hosting.opened_elsewhere(opener)
             opened += sum(t.created_by == opener and not t.closed for t in self.tables.values())
             if opened >= max_open:
                 raise LimitReached(
                     f"you have {opened} open tables, the most one player may open: play at "
                     "one of them, or close one (its page has 'Close table' for its opener)"
                 )
+        counted = self.openings.take(created_by, per_hour)  # LimitReached: when, in words
         self._opening[opener] = self._opening.get(opener, 0) + 1
         row: dict[str, Any] = {"table_id": table_id, "name": name, "game": game, "options": parsed}
         row |= {"created_by": created_by, "private": private, "invite_code": invite}
+        if room is not None:
+            row["room"] = room
         try:
-            if self.node_id:  # its lease too, in the same transaction (app/cluster/node.py)
-                self.epochs[table_id] = await self.writer.run(
-                    cluster_node.create_table_leased, self.node_id, **row
-                )
-            else:
-                await self.writer.run(store.create_table, **row)
+            await self.hosting.create(row)
+        except BaseException:
+            if counted:
+                self.openings.give_back(opener)
+            raise
         finally:
             if self._opening[opener] > 1:
                 self._opening[opener] -= 1
@@ -168,39 +213,34 @@ class Lobby:
             private=private,
             invite_code=invite,
         )
+        if room is not None:
+            actor.room_id = room["room_id"]
         self.tables[table_id] = actor
         return actor
 
     def _actor(self, **table: Any) -> TableActor:
         """A table's actor, wired to this process's writer, settings, seeds, house, metrics."""
-        return TableActor(
-            writer=self._writer_for(table["table_id"]),
+        actor = TableActor(
+            writer=self.hosting.writer_for(table["table_id"]),
             settings=self.settings,
+            clock=self.clock,
             seeds=self.seeds,
             house=self.house,
             metrics=self.metrics,
             **table,
         )
-
-    def _writer_for(self, table_id: str) -> DatabaseWriter:
-        """The writer of a table's actor; in cluster mode every job goes through the fence of
-        this node's lease on the table (app/cluster/fence.py)."""
-        return cluster_node.table_writer(self, table_id) if self.node_id else self.writer
-
-    async def adopt(self, table_id: str, epoch: int) -> TableActor | None:
-        """Cluster mode: serve ``table_id`` under lease ``epoch`` (app/cluster/node.py): its
-        unfinished hand void through the new fence, then restored as at a restart. None if
-        it is closed, of a game not offered here, or could not be restored (closed now)."""
-        self.epochs[table_id] = epoch
-        if (actor := await self._recover_one(table_id, None)) is None:
-            self.epochs.pop(table_id, None)
+        actor.on_write_failed = self._write_failed
+        actor.core.blocks = self.blocks
+        actor.on_switch = self.rooms.switch
+        actor.on_room_closed = self.rooms.table_closed
         return actor
 
-    def drop(self, table_id: str, reason: str) -> None:
-        """Cluster mode: stop serving ``table_id`` at once, writing nothing more for it."""
-        self.epochs.pop(table_id, None)
-        if (actor := self.tables.pop(table_id, None)) is not None:
-            actor.drop(reason, cluster_node.Dropped(table_id))
+    async def restore(self, table_id: str) -> TableActor | None:
+        """Serve ``table_id`` from what the database holds, as a restart would: its
+        unfinished hand void, then restored. None if it is closed, of a game not offered
+        here, or could not be restored (closed now). A node adopting a table calls it (its
+        hosting, app/runtime/hosting.py)."""
+        return await self._recover_one(table_id, None)
 
     async def recover(self) -> None:
         """At start-up: void the hands a crash interrupted and reopen every table with its
@@ -209,11 +249,13 @@ class Lobby:
         Each table is recovered on its own: one whose stored state cannot be restored (or
         whose restored engine fails) is closed with every chip it holds returned through the
         ledger, logged, and listed in :attr:`recovery` for the host; every other table
-        comes back. A node adopts the tables it claims instead (:meth:`adopt`)."""
-        if self.node_id:
+        comes back. Unless the :attr:`hosting` restores them one by one instead (a node
+        adopts the tables it claims)."""
+        if not self.hosting.restores_at_start:
             return
         voided = await self.writer.run(store.void_unfinished_hands)
         self.recovery = Recovery(voided_hands=len(voided))
+        await self.rooms.load()
         for table_id in await self.writer.run(store.open_table_ids):
             await self._recover_one(table_id, table_id in voided)
         if self.tables or self.recovery.closed:
@@ -224,10 +266,13 @@ class Lobby:
                 len(self.recovery.closed),
             )
 
-    async def _recover_one(self, table_id: str, voided: bool | None) -> TableActor | None:
+    async def _recover_one(
+        self, table_id: str, voided: bool | None, told: int = 0
+    ) -> TableActor | None:
         """Restore one table (``voided`` None: void its unfinished hand first); one that
-        cannot be restored is closed, its chips returned."""
-        writer = self._writer_for(table_id)
+        cannot be restored is closed, its chips returned. ``told``: the last version its
+        watchers were told (a table rebuilt in this process counts on above it)."""
+        writer = self.hosting.writer_for(table_id)
         try:
             if voided is None:
                 voided = await writer.run(void_unfinished_hand, table_id)
@@ -240,23 +285,29 @@ class Lobby:
                 log.warning("table %s: game %s is not offered, left", table_id, stored.game)
                 self.recovery.skipped.append(table_id)
                 return None
-            actor = self._restore(stored, voided)
+            actor, restored = self._restore(stored, voided, told)
             await self._restore_chat(actor)
-            actor._arm_next_hand()  # the first thing a restored table does: may it deal?
+            await actor.start(restored)  # the first thing a restored table does: may it deal?
         except Exception as exc:  # one table must not stop the others
+            if storage_failure(exc):
+                raise  # nothing is wrong with the table: the database cannot be reached
             failed = self.tables.pop(table_id, None)
             if failed is not None and failed.house is not None:
                 failed.house.forget(table_id)
-            if self.node_id and is_fenced(exc):
-                raise  # another node has it: nothing of it is this node's to close
+            if self.hosting.held_elsewhere(exc):
+                raise  # another process has it: nothing of it is this one's to close
             await self._close_unrestorable(table_id, exc)
             return None
         self.recovery.recovered += 1
         return actor
 
-    def _restore(self, stored: store.StoredTable, voided: bool) -> TableActor:
+    def _restore(
+        self, stored: store.StoredTable, voided: bool, told: int = 0
+    ) -> tuple[TableActor, Effects]:
         """A table's actor as it was stored: seats and stacks from the ledger, the engine's
-        between-hands state reconciled with the seats taken now."""
+        between-hands state reconciled with the seats taken now (the core's ``restore``);
+        with what its first section must carry out. Its versions go on above ``told`` (a
+        version never goes back for a watcher that saw the table before it was rebuilt)."""
         actor = self._actor(
             table_id=stored.table_id,
             name=stored.name,
@@ -266,14 +317,19 @@ class Lobby:
             hands_played=stored.hands_played,
             private=stored.private,
             invite_code=stored.invite_code,
+            host_id=stored.host_id,
         )
+        actor.room_id = stored.room_id
         self.tables[stored.table_id] = actor
         seat_of = {s.player_id: s.seat for s in stored.seats}
-        stacks: list[tuple[int, int]] = []
-        for s in stored.seats:
-            stack = stored.balances.get(ledger.stack(stored.table_id, s.player_id), 0)
-            stacks.append((s.seat, stack))
-            actor.roster[s.seat] = SeatInfo(s.player_id, s.name, s.is_bot)
+        seats = [
+            (
+                s.seat,
+                SeatInfo(s.player_id, s.name, s.is_bot),
+                stored.balances.get(ledger.stack(stored.table_id, s.player_id), 0),
+            )
+            for s in stored.seats
+        ]
         accounts: dict[str, int] = {}
         for account_id, amount in stored.balances.items():
             mapped = engine_account(account_id, stored.table_id, seat_of)
@@ -283,34 +339,23 @@ class Lobby:
                 raise RestoreError(f"{account_id} holds {amount} chips with nobody seated")
         if stored.state and not isinstance(stored.state, dict):
             raise RestoreError("the stored state is not an object")
-        # the seats sitting out keep their seats and stacks, out of the engine (presence.py)
-        away = actor.restore_presence(stored.state or None, dict(stacks))
-        actor.engine = actor.game_cls.rebuild(
-            actor.options,
-            seeds=actor.seeds,
-            stacks=[(seat, stack) for seat, stack in stacks if seat not in away],
+        notice = None
+        if voided:
+            why = self.hosting.why_restored(stored.table_id)
+            notice = f"{why}: the hand in play was void, stakes returned."
+        restored = actor.core.restore(
+            seats=seats,
             accounts=accounts,
             state=stored.state or None,
-            # a void hand used its number up: the next hand is numbered after it
-            hand_number=stored.last_hand_number,
-            reconcile=True,
-            seated_then=stored.state.get(SEATED_KEY) if stored.state else None,
+            last_hand_number=stored.last_hand_number,
+            status=stored.status,
+            pause_reason=stored.pause_reason,
+            version=max(self.hosting.first_version(stored.table_id), told),
+            void_notice=notice,
+            last_hand=stored.last_hand,
+            voids=stored.voids,
         )
-        actor.version = self.epochs.get(stored.table_id, 0) * cluster_node.VERSION_BASE
-        if voided:
-            actor.engine.on_void()
-            moved = stored.table_id in self.epochs  # cluster mode: adopted from another node
-            why = "The node serving this table stopped" if moved else "The server restarted"
-            actor.notice(f"{why}: the hand in play was void, stakes returned.")
-        actor.engine.take_log()
-        actor.status = "paused" if stored.status == "paused" else "open"
-        actor.pause_reason = stored.pause_reason if actor.status == "paused" else None
-        # the reconciled state is the table's state from now on
-        actor._state_dirty = bool(stored.state)
-        if actor._state_dirty:
-            actor.writer.submit(store.save_table_state, actor.table_id, actor.stored_state())
-            actor._state_dirty = False
-        return actor
+        return actor, restored
 
     async def _restore_chat(self, actor: TableActor) -> None:
         """The table's kept chat messages and mutes. A chat that cannot be read is logged
@@ -325,14 +370,14 @@ class Lobby:
 
     async def _close_unrestorable(self, table_id: str, exc: BaseException) -> None:
         """Close a table that could not be restored, its chips back through the ledger."""
-        reason = f"could not be restored at start-up: {_one_line(exc)}"
+        reason = f"could not be restored at start-up: {error_line(exc)}"
         log.error("table %s %s", table_id, reason)
         try:
-            closed = await self._writer_for(table_id).run(
+            closed = await self.hosting.writer_for(table_id).run(
                 store.close_unrestorable_table, table_id, reason
             )
         except Exception as err:  # the server starts all the same
-            log.error("table %s could not be closed either: %s", table_id, _one_line(err))
+            log.error("table %s could not be closed either: %s", table_id, error_line(err))
             self.recovery.closed.append(
                 store.ClosedTable(table_id, "?", "?", f"{reason}; closing failed too", {})
             )
@@ -342,8 +387,9 @@ class Lobby:
     async def add_bot(
         self, table: TableActor, seat: int | None = None, *, max_bots: int = 0
     ) -> int:
-        """Seat a bot playing the game's bot strategy, with a fresh bankroll of its own. With
-        ``max_bots``, the table may hold at most that many bots (LimitReached)."""
+        """Seat a bot of the pool, its buy-in from the bots' bank (app/runtime/bot_pool.py;
+        ValueError when the bank cannot cover it). With ``max_bots``, the table may hold at
+        most that many bots (LimitReached)."""
         table_id = table.table_id
         async with table.lock:
             coming = self._bots_coming.get(table_id, 0)
@@ -360,41 +406,141 @@ class Lobby:
                 del self._bots_coming[table_id]
 
     async def _add_bot(self, table: TableActor, seat: int | None) -> int:
-        async with table.lock:
-            free = [
-                s
-                for s in range(table.engine.max_seats)
-                if s not in table.roster and s not in table._reserved
-            ]
-            if seat is None:
-                candidates = [
-                    s
-                    for s in free
-                    if table.engine.buy_in_limits(s)[0] <= table.engine.buy_in_limits(s)[1]
-                ]
-                if not candidates:
-                    raise ValueError("the table is full")
-                seat = candidates[0]
-            elif seat not in free:
-                raise ValueError(f"seat {seat} is taken")
-            low, high = table.engine.buy_in_limits(seat)
-            buy_in = min(high, max(low, self.settings.starting_bankroll // 2))
-            names = bot_names({i.name for i in table.roster.values()})
-            table._reserved[seat] = "bot"
+        seat = await table.hold_bot_seat(seat)  # ValueError: none free
+        low, high = table.engine.buy_in_limits(seat)
+        buy_in = min(high, max(low, self.settings.starting_bankroll // 2))
+        names = bot_names({i.name for i in table.roster.values()})
         try:
-            # a name no person at this server has (the writer checks), none at this table
-            player, name = await self.writer.run(
-                store.create_bot, names, bankroll=max(buy_in, self.settings.starting_bankroll)
-            )
+            player_id, name = await self.bot_pool.take(names, buy_in)
         finally:
-            table._reserved.pop(seat, None)
+            table.release_seat(seat)
+        seated = False
         try:
-            await table.seat_player(seat, player.id, name, buy_in, is_bot=True)
+            await table.seat_player(seat, player_id, name, buy_in, is_bot=True)
+            seated = True
         except ProtocolError as err:
             raise ValueError(err.message) from None
+        finally:
+            self.bot_pool.seated(player_id, seated)
         return seat
 
+    # ------------------------------------------------------------------ empty tables
+
+    def start_sweeping(self) -> None:
+        """Look for tables left empty every :data:`SWEEP_SECONDS` (unless
+        ``EMPTY_TABLE_CLOSE_MINUTES`` is 0)."""
+        if self.settings.empty_table_close_minutes > 0:
+            self._sweeper.start()
+
+    def _sweep_soon(self) -> None:
+        task = asyncio.create_task(self._sweep())
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _sweep(self) -> None:
+        await self.sweep_empty()
+
+    @staticmethod
+    def _empty(table: TableActor) -> bool:
+        """No person seated (or sitting down: the seat held while the buy-in is written) and
+        no socket open; bots may sit there."""
+        people = [info for info in table.roster.values() if not info.is_bot]
+        return (
+            not people
+            and not table.holding_seats
+            and not any(not conn.closed for conn in table.connections)
+        )
+
+    async def sweep_empty(self) -> list[str]:
+        """Close every table that has been empty (:meth:`_empty`) for
+        ``EMPTY_TABLE_CLOSE_MINUTES`` or longer, as the host's or opener's close does; a
+        table's time starts when a sweep first finds it empty and restarts whenever someone
+        is there. Returns the ids of the tables closed."""
+        minutes = self.settings.empty_table_close_minutes
+        if minutes <= 0:
+            return []
+        now = self.clock.now()
+        due: list[TableActor] = []
+        for table_id, table in list(self.tables.items()):
+            if table.closed or table.suspended or not self._empty(table):
+                self._empty_since.pop(table_id, None)
+                continue
+            since = self._empty_since.setdefault(table_id, now)
+            if now - since >= minutes * 60:
+                due.append(table)
+        for table_id in set(self._empty_since) - set(self.tables):
+            del self._empty_since[table_id]
+        closed: list[str] = []
+        for table in due:
+            if table.closed or table.lock.locked() or not self._empty(table):
+                continue  # someone came meanwhile, or the table is busy: the next sweep sees
+            reason = f"Nobody was at this table for {minutes:g} minutes: it closed"
+            try:
+                await table.shutdown(reason, close_table=True)
+            except Exception as exc:  # the storage failed: the guard takes over
+                log.error("empty table %s could not close: %s", table.table_id, error_line(exc))
+                continue
+            self._empty_since.pop(table.table_id, None)
+            log.info("table %s closed: empty for %g minutes", table.table_id, minutes)
+            closed.append(table.table_id)
+        return closed
+
+    # ------------------------------------------------------------------ when a write fails
+
+    def _write_failed(self, table_id: str, exc: BaseException) -> None:
+        """A job of ``table_id`` failed and the table suspended itself. A storage failure
+        stops every table (the storage guard heard of it from the writer); another failure
+        (a bug in the job) is this table's alone: it is rebuilt from the database now."""
+        if storage_failure(exc):
+            self.suspend_all(STORAGE_DOWN)
+            return
+        self._rebuilding.add(table_id)
+        task = asyncio.create_task(self._rebuild_one(table_id))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _rebuild_one(self, table_id: str) -> None:
+        try:
+            await self.rebuild(table_id)
+        except Exception as exc:  # the storage failed meanwhile: the guard takes over
+            log.error("table %s could not be rebuilt yet: %s", table_id, error_line(exc))
+
+    def suspend_all(self, reason: str) -> None:
+        """Every table stops at once (app/runtime/storage.py): none deals on what may not be
+        stored."""
+        for actor in list(self.tables.values()):
+            actor.suspend(reason)
+
+    async def rebuild_suspended(self) -> int:
+        """Rebuild every table that stopped (storage is back); how many."""
+        suspended = [t for t, actor in self.tables.items() if actor.suspended]
+        for table_id in suspended:
+            await self.rebuild(table_id)
+        return len(suspended)
+
+    async def rebuild(self, table_id: str) -> TableActor | None:
+        """Put a stopped table back as the database holds it, as a restart would: its
+        unfinished hand void (stakes back), seats and stacks from the ledger, the engine's
+        state from its last stored state. A storage failure raises (the table stays
+        stopped); the old actor is replaced only once the new one is built."""
+        old = self.tables.get(table_id)
+        if old is not None:
+            old.suspend(REBUILDING)  # a table stopped for another's failure, say
+        told = old.version + 1 if old is not None else 0
+        actor = await self._recover_one(table_id, None, told)
+        self._rebuilding.discard(table_id)
+        if actor is not None:
+            actor.notice(
+                "The server could not save for a while: the hand in play was void, "
+                "stakes returned. Play goes on from what was saved."
+            )
+            log.info("table %s rebuilt from the database", table_id)
+        elif old is not None and self.tables.get(table_id) is old:
+            del self.tables[table_id]
+        return actor
+
     async def shutdown(self, reason: str) -> None:
+        self._sweeper.stop()
         for table in list(self.tables.values()):
             await table.shutdown(reason)
         await self.writer.flush()

@@ -6,15 +6,25 @@ A client that (re)connects gets the recent story instead. Hidden cards are filte
 in a hand's record (:func:`app.review.history.filter_event`), by the players entitled to them: an
 event's ``private_to`` seats are turned into the players who sat there when it happened, so a
 later occupant of a seat never reads the cards of the one before.
+
+The story outlives a restart: a restored table (app/runtime/lobby.py) starts its story from
+what is stored (:meth:`Story.restore`): the last finished hand, told from its record (its
+start, its events, its end with its result), then the hands voided since (a restart's own
+void among them), and then goes on as usual. A record's events are entitled to the players
+its seats name, as the record itself is read (:func:`app.review.history.public_record`).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from app.review.history import filter_event
+from app.review.history import filter_event, hand_result
 from app.runtime.records import SeatInfo
+
+log = logging.getLogger("table31.table")
 
 MAX_EVENTS = 500
 """At most this many events in the recent story a (re)connecting client receives."""
@@ -64,6 +74,29 @@ class Story:
         self.result = result
         self.result_fresh = True
 
+    def restore(self, last_hand: dict[str, Any] | None, voids: list[dict[str, Any]]) -> None:
+        """The story of a table restored at start-up (docs/protocol.md §6.6): the last
+        finished hand told from its stored record (``hand_start``, its events, ``hand_end``
+        with its result, which is :attr:`result` again), then ``voids``, the hands voided
+        since as their ``hand_void`` events; the next hand follows as usual. Nothing of it
+        is fresh: a connecting client receives it as its story.
+
+        A record that cannot be told is logged and left out: a story never keeps a table
+        from coming back."""
+        told: list[Told] = []
+        result: dict[str, Any] | None = None
+        if last_hand is not None:
+            try:
+                told, result = _told_hand(last_hand)
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                log.error("the last hand's record cannot be told: %r", err)
+                told, result = [], None
+        self._last = told[-MAX_EVENTS:]
+        self._current = [Told(dict(event), None) for event in voids][-MAX_EVENTS:]
+        self._fresh = []
+        self.result = result
+        self.result_fresh = False
+
     @property
     def pending(self) -> bool:
         """Events (or a result) not yet sent out."""
@@ -83,3 +116,38 @@ class Story:
 
 def for_viewer(told: list[Told], player_id: str | None) -> list[dict[str, Any]]:
     return [t.for_viewer(player_id) for t in told]
+
+
+def _told_hand(record: dict[str, Any]) -> tuple[list[Told], dict[str, Any]]:
+    """A finished hand's story from its record, and its result: ``hand_start``, the
+    events (those logged between hands before its deal come before it, as they were told),
+    ``hand_end``. A private event is entitled to the players the record seats where it is
+    marked: who sat there when the hand began, else who sat there when it ended."""
+    hand_id, number = str(record["hand_id"]), int(record["number"])
+    players: dict[int, str] = {}
+    for key in ("seats_after", "seats_before"):  # seats_before wins
+        for seat in record.get(key) or []:
+            players[int(seat["seat"])] = str(seat["player_id"])
+    started = _seconds(record.get("started_at"))
+    ended = _seconds(record.get("ended_at"))
+    result = hand_result(record)
+    told: list[Told] = []
+    opening = {"kind": "hand_start", "hand_id": hand_id, "number": number, "t": started}
+    start: Told | None = Told(opening, None)
+    for event in record.get("events") or []:
+        if start is not None and (started is None or float(event.get("t", started)) >= started):
+            told.append(start)
+            start = None
+        seats = event.get("private_to")
+        entitled = None if seats is None else frozenset(players[s] for s in seats if s in players)
+        told.append(Told(event, entitled))
+    if start is not None:
+        told.append(start)
+    end = {"kind": "hand_end", "hand_id": hand_id, "number": number, "result": result}
+    told.append(Told({**end, "t": ended}, None))
+    return told, result
+
+
+def _seconds(stamp: Any) -> float | None:
+    """An ISO time of a record as Unix seconds (None when it has none)."""
+    return datetime.fromisoformat(stamp).timestamp() if isinstance(stamp, str) else None

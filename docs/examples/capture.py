@@ -566,7 +566,7 @@ class Capture:
             except Exception as exc:  # keep what was captured so far
                 out.setdefault("failures", []).append(f"{stage.__name__}: {exc!r}")
         await self.call("healthz", "GET", "/healthz")
-        metrics = await self.http.get("/metrics")
+        metrics = await self.http.get("/metrics", headers={"authorization": f"Bearer {self.admin}"})
         out["rest"]["metrics"] = {"status": metrics.status_code, "text": metrics.text}
         for record in games.values():
             for sock in record.pop("sockets"):

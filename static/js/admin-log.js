@@ -11,12 +11,23 @@ function playerName(names, id) {
   return names.playerNames.get(id) || `player ${String(id).slice(0, 8)}`;
 }
 
+/** An action of a table's own host, from the table (docs/protocol/socket.md §5.13): marked
+ *  `by: "table_host"`, not the server owner's. */
+function describeTableHost(a, d, names) {
+  const what = humanize(a.action.replace(/^table_/, "")).toLowerCase();
+  const whom = typeof d.name === "string" ? ` ${d.name}` : "";
+  const options = d.options ? ` ${JSON.stringify(d.options)}` : "";
+  return `The table's host, ${playerName(names, d.host_id)}, at ${tableName(names, d.table_id)}: ${what}${whom}${options}`;
+}
+
 function describe(a, names) {
   const d = a.detail || {};
+  if (d.by === "table_host") return describeTableHost(a, d, names);
   switch (a.action) {
     case "grant_chips": return `Granted ${chips(d.amount)} chips to ${playerName(names, d.player_id)}`;
     case "take_chips": return `Took ${chips(-d.amount)} chips from ${playerName(names, d.player_id)}`;
     case "fund_house": return `Funded the house with ${chips(d.amount)} chips`;
+    case "fund_bots": return `Funded the bots' bank with ${chips(d.amount)} chips`;
     case "pause_table": return `Paused ${tableName(names, d.table_id)}`;
     case "resume_table": return `Resumed ${tableName(names, d.table_id)}`;
     case "close_table": return `Closed ${tableName(names, d.table_id)}`;

@@ -3,6 +3,7 @@
 // A refresh keeps what the host is typing in a reason. Each button goes through the page's
 // `act` (disable, run, say what went wrong, redraw from the server).
 import { $, chips, fill, h, toast } from "./dom.js";
+import { seatedWords } from "./seated-words.js";
 
 const enc = encodeURIComponent;
 
@@ -61,7 +62,7 @@ function tableCard(t, ctx) {
     h("span", { class: `pill pill-${state_.toLowerCase()}` }, state_),
     t.private ? h("span", { class: "pill pill-private" }, "Private") : null,
     h("span", { class: "muted small" },
-      `${seats.length}/${t.max_seats} seated · ${chips(t.spectators || 0)} watching · ${chips(t.hands_played || 0)} hands`));
+      `${seatedWords(t)} · ${chips(t.spectators || 0)} watching · ${chips(t.hands_played || 0)} hands`));
 
   const pauseNote = paused
     ? h("p", { class: "admin-paused" }, h("strong", {}, "Paused"), t.pause_reason ? ` — ${t.pause_reason}` : " (no reason given)")

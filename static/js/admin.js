@@ -3,6 +3,7 @@
 // "Authorization: Bearer …"; every name, reason and message goes in as text (dom.js).
 import { HttpError, request } from "./http.js";
 import { renderActions, renderRecovery } from "./admin-log.js";
+import { fundBotsForm, renderBots } from "./admin-bots.js";
 import { botTag, renderTables } from "./admin-tables.js";
 import { $, chips, fill, h, humanize, toast } from "./dom.js";
 
@@ -43,6 +44,8 @@ const host = {
   players: () => call("GET", "/api/admin/players"),
   chips: (id, amount, reason) => call("POST", `/api/admin/players/${enc(id)}/chips`, { amount, reason }),
   fundHouse: (amount, reason) => call("POST", "/api/admin/house", { amount, reason }),
+  bots: () => call("GET", "/api/admin/bots"),
+  fundBots: (amount, reason) => call("POST", "/api/admin/bots", { amount, reason }),
   tables: () => call("GET", "/api/admin/tables"),
   pause: (id, reason) => call("POST", `/api/admin/tables/${enc(id)}/pause`, { reason }),
   resume: (id) => call("POST", `/api/admin/tables/${enc(id)}/resume`, {}),
@@ -116,8 +119,8 @@ function figure(label, value, sub = false) {
 }
 
 const KIND_LABELS = {
-  bankroll: "Bankrolls", house: "The house", stack: "Stacks at tables", bets: "Bets in play",
-  pot: "Pots", prison: "Bets in prison",
+  bankroll: "Bankrolls", house: "The house", bots: "The bots' bank", stack: "Stacks at tables",
+  bets: "Bets in play", pot: "Pots", prison: "Bets in prison",
 };
 
 function renderAudit(a) {
@@ -246,8 +249,11 @@ async function refreshActions() {
 }
 
 async function refreshAll() {
+  // the bank first: reading it brings home the chips of the bots that have left
+  const bots = await host.bots();
   const [audit, players, tables, actions, recovery] = await Promise.all([
     host.audit(), host.players(), host.tables(), host.actions(), host.recovery()]);
+  renderBots(bots);
   state.players = players;
   state.tables = tables;
   for (const p of players) state.playerNames.set(p.player_id, p.name);
@@ -328,6 +334,7 @@ function start() {
   });
   $("#chips-form").addEventListener("submit", submitChips);
   $("#house-form").addEventListener("submit", submitHouse);
+  $("#bots-form").addEventListener("submit", fundBotsForm({ host, busy, fieldError, refreshAll }));
   $("#settings-form").addEventListener("submit", submitSettings);
   $("#show-bots").addEventListener("change", renderPlayers);
   $("#refresh-all").addEventListener("click", (event) => act(event.currentTarget, async () => {}));

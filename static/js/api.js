@@ -23,6 +23,12 @@ export const api = {
     send("GET", `/api/tables/${encodeURIComponent(id)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
   openTable: (game, name, options, isPrivate = false) =>
     send("POST", "/api/tables", isPrivate ? { game, name, options, private: true } : { game, name, options }),
+  /** A room (one link for the evening; its first game and options): {room_id, table_id, url}. */
+  openRoom: (game, name, options, isPrivate = false) =>
+    send("POST", "/api/rooms", isPrivate ? { game, name, options, private: true } : { game, name, options }),
+  /** The room's host hands it to a player seated at its table. */
+  handRoomOver: (roomId, playerId) =>
+    send("POST", `/api/rooms/${encodeURIComponent(roomId)}/host`, { player_id: playerId }),
   addBot: (id) => send("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
   /** The opener closes the table for good (no other person may be seated). */
   closeTable: (id) => send("POST", `/api/tables/${encodeURIComponent(id)}/close`, {}),

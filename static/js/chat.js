@@ -2,8 +2,10 @@
 // box to write in, and, for the table's opener (over the socket) or the host (over REST with
 // the host's token), mute and remove. Every text goes in as text (dom.js's h), never as HTML:
 // a message is whatever its writer typed.
+import { blockButton, chatOff, loadBlocks, startChatControls } from "./chat-blocks.js";
 import { $, fill, h } from "./dom.js";
 import { request } from "./http.js";
+import { showAtSeat } from "./seat-reactions.js";
 import { socket, state, tableId } from "./table-context.js";
 
 const MAX_CHARS = 200;
@@ -75,6 +77,7 @@ export function startChat() {
   renderReactions();
   renderMuted();
   renderWriter();
+  startChatControls(); // Block, Unblock and Chat off: each player's own (chat-blocks.js)
 }
 
 function renderCount() {
@@ -151,7 +154,8 @@ function line(message) {
     message.seat === null || message.seat === undefined ? h("span", { class: "chat-seat" }, " (watching)") : null,
     ": ",
     h("span", { class: "chat-text" }, message.text),
-    tools);
+    tools,
+    mine ? null : blockButton(message));
 }
 
 function nearEnd(list) {
@@ -270,6 +274,7 @@ export function onChatMessage(message) {
       h("time", {}, clock(message.at)), " ",
       h("strong", { class: "chat-name" }, message.name), " ",
       h("span", { class: "chat-emoji", role: "img", "aria-label": String(message.reaction).replace("_", " ") }, emoji)));
+    showAtSeat(message, emoji, chatOff()); // and a bubble by the sender's seat
   } else if (message.type === "chat_removed") {
     chat.messages.delete(message.id);
     $("#chat-list").querySelector(`.chat-line[data-id="${Number(message.id)}"]`)?.remove();
@@ -297,5 +302,8 @@ export function onChatError(message) {
 
 /** Who you are changed (signed in): the box to write in follows. */
 export function chatWhoChanged() {
-  if ($("#chat-box")) renderWriter();
+  if ($("#chat-box")) {
+    renderWriter();
+    loadBlocks();
+  }
 }

@@ -10,6 +10,7 @@
 // The action sent is {kind, param: value, ...} with exactly the template's params.
 import { cardEl, cardLabel, cardText, isCardCode } from "./cards.js";
 import { chips, h, humanize } from "./dom.js";
+import { chipsInWords } from "./words.js";
 
 export const KIND_LABELS = {
   bet: "Bet", fold: "Fold", hit: "Hit", stand: "Stand",
@@ -273,15 +274,17 @@ function subsetInput(kind, name, spec, ctx, changed) {
 /**
  * What a seated player is told when their stack no longer lets them be dealt in
  * (`view.table.cannot_play`): the reason, and what they can do about it, "Add chips" (when
- * `table.can_top_up`) and "Stand up".
+ * `table.can_top_up`) and "Leave table" (the dock hides its own two meanwhile).
  * opts.canTopUp, opts.onTopUp(), opts.onLeave()
  */
 export function cannotPlayNotice(reason, opts) {
+  // the server's words ("You need 1 chips … add chips or stand up") as the buttons say them
+  const text = chipsInWords(reason).replace(/\bstand up\b/g, "leave the table");
   return h("div", { class: "idle cannot-play", role: "status" },
-    h("p", { class: "cannot-play-reason" }, reason),
+    h("p", { class: "cannot-play-reason" }, text),
     h("div", { class: "cannot-play-actions" },
       opts.canTopUp
         ? h("button", { type: "button", class: "btn btn-primary btn-small", dataset: { control: "top-up" }, onclick: opts.onTopUp }, "Add chips")
         : null,
-      h("button", { type: "button", class: "btn btn-quiet btn-small", dataset: { control: "stand-up" }, onclick: opts.onLeave }, "Stand up")));
+      h("button", { type: "button", class: "btn btn-quiet btn-small", dataset: { control: "stand-up" }, onclick: opts.onLeave }, "Leave table")));
 }

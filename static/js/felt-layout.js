@@ -15,6 +15,7 @@ const SCALE_IN_PLACE = 0.72; // a seat is drawn this small at its spot before it
 const SCALE_STEP = 0.02;
 const SHIFT_STEP = 6; // px
 const GAP = 3; // px kept between two seats
+const MIN_BAND = 90; // px: the centre's head and a line of its content
 
 const meets = (a, b) => a.left < b.right + GAP && b.left < a.right + GAP && a.top < b.bottom + GAP && b.top < a.bottom + GAP;
 const within = (a, area) => a.left >= area.left && a.right <= area.right && a.top >= area.top && a.bottom <= area.bottom;
@@ -53,10 +54,14 @@ function bestPlace(r, others, area, middle) {
   return null;
 }
 
-/** Fit the seats in `container` (the #seats box) inside `area` (the table's section). */
-function fitSeats(container, area) {
+/** Fit the seats in `container` (the #seats box) inside `area` (the table's section), every seat
+ *  first drawn at `base` times its size. */
+function fitSeats(container, area, base) {
   const seats = [...container.querySelectorAll(".seat")].filter((n) => n.getClientRects().length);
-  for (const seat of seats) seat.style.removeProperty("transform");
+  for (const seat of seats) {
+    if (base < 1) seat.style.transform = `translate(-50%, -50%) scale(${base})`;
+    else seat.style.removeProperty("transform");
+  }
   if (!seats.length || getComputedStyle(seats[0]).position !== "absolute") return;
   const bounds = area.getBoundingClientRect();
   const felt = container.getBoundingClientRect();
@@ -69,32 +74,39 @@ function fitSeats(container, area) {
     if (within(r, bounds) && !others.some((o) => meets(r, o))) continue;
     const best = bestPlace(r, others, bounds, middle);
     const { k, dx, dy, box } = best || { k: MIN_SCALE, dx: 0, dy: 0, box: placed(r, MIN_SCALE, 0, 0) };
-    seat.style.transform = `translate(calc(-50% + ${dx.toFixed(1)}px), calc(-50% + ${dy.toFixed(1)}px)) scale(${k.toFixed(2)})`;
+    seat.style.transform = `translate(calc(-50% + ${dx.toFixed(1)}px), calc(-50% + ${dy.toFixed(1)}px)) scale(${(k * base).toFixed(3)})`;
     boxes.set(seat, box);
   }
 }
 
+/** Every seat drawn this much smaller, in turn, when the centre finds no room between them (a
+ *  full table on a short screen): the centre's cards and result are never under a seat. */
+const BASES = [1, 0.9, 0.8, 0.7];
+
 /** The seats kept apart, then the centre fitted between them. */
 export function fitTable() {
-  fitSeats($("#seats"), $("#felt").parentElement);
-  fitCenter();
+  for (const base of BASES) {
+    fitSeats($("#seats"), $("#felt").parentElement, base);
+    if (fitCenter()) return;
+  }
 }
 
 /** Keep the table's centre clear of the seats: when its content would run under a seat box,
- *  fit it (narrower if that helps) into the band the seats leave free, scrolling if need be. */
+ *  fit it (narrower if that helps) into the band the seats leave free, scrolling if need be.
+ *  False when even that band is too low for the centre's head and a line (MIN_BAND). */
 function fitCenter() {
   const center = $("#center");
   const felt = $("#felt");
   for (const prop of ["top", "width", "max-height"]) center.style.removeProperty(prop);
   center.classList.remove("center-scrolls", "at-end");
-  if (!felt.clientHeight || getComputedStyle(center).position !== "absolute") return; // stacked
+  if (!felt.clientHeight || getComputedStyle(center).position !== "absolute") return true; // stacked
   const boxes = [...felt.querySelectorAll(".seat")]
     .filter((n) => getComputedStyle(n).visibility !== "hidden")
     .map((n) => n.getBoundingClientRect())
     .filter((r) => r.width > 0 && r.height > 0);
   const c = center.getBoundingClientRect();
   const hits = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  if (!boxes.some((r) => hits(r, c))) return;
+  if (!boxes.some((r) => hits(r, c))) return true;
   const f = felt.getBoundingClientRect();
   const top0 = f.top + felt.clientTop;
   const bottom0 = top0 + felt.clientHeight;
@@ -127,13 +139,14 @@ function fitCenter() {
   }
   if (!best) {
     center.style.removeProperty("width");
-    return;
+    return false;
   }
   if (best.half * 2 < c.width - 0.5) center.style.width = `${2 * best.half}px`;
   else center.style.removeProperty("width");
   center.style.top = `${(best.top + best.bottom) / 2 - top0}px`;
-  center.style.maxHeight = `${Math.max(60, best.bottom - best.top)}px`;
+  center.style.maxHeight = `${Math.max(0, best.bottom - best.top)}px`;
   markScroll();
+  return best.spare >= 0 || best.bottom - best.top >= MIN_BAND;
 }
 
 /** A centre that scrolls says so: a thin scrollbar, and its lower edge fades until the end;

@@ -89,9 +89,11 @@ export function handList(host, opts) {
 
 function rowOf(row, opts) {
   const result = row[opts.resultKey || "your_net"];
+  // a void hand opens too: its page says who sat and why it is void (docs/review.md)
+  const href = `/hands/${encodeURIComponent(row.hand_id)}`;
   const link = row.status === "finished"
-    ? h("a", { href: `/hands/${encodeURIComponent(row.hand_id)}`, class: "hand-link" }, `#${row.number}`)
-    : h("span", { class: "muted", title: "A void hand: every stake was returned" }, `#${row.number} (void)`);
+    ? h("a", { href, class: "hand-link" }, `#${row.number}`)
+    : h("a", { href, class: "hand-link is-void", title: "A void hand: every stake was returned" }, `#${row.number} (void)`);
   return h("tr", { dataset: { handId: row.hand_id } },
     h("td", {}, link),
     h("td", {}, GAME_TITLES[row.game] || row.game),

@@ -15,7 +15,7 @@ export const KIND_KEYS = {
   accept_bank: "A", decline_bank: "N", insure: "I", remove: "R", done: "E",
   share: "S", prison: "P", move_prison: "M", call: "L",
   // the table's own (static/js/presence.js): after the game's, which take their letters first
-  ready: "R", deal_now: "D", sit_in: "I", sit_out: "U",
+  ready: "R", deal_now: "D", sit_in: "I", sit_out: "U", time_bank: "T",
 };
 
 /** The page's other keys, for the overlay. */
@@ -44,6 +44,16 @@ function choices(root, extra) {
   const found = [];
   for (const box of root.querySelectorAll(".action")) {
     const kind = box.dataset.kind || "";
+    // A choice a game makes on the table itself (En og tredive's discards, picked in your hand)
+    // hides its dock form: its key goes to the table's button (data-key-for), and starts from
+    // its first card while nothing is picked.
+    const standIn = box.getClientRects().length ? null : document.querySelector(`[data-key-for="${kind}"]`);
+    if (standIn) {
+      const group = standIn.closest("[role=group]");
+      found.push({ kind, button: standIn, field: null, start: group?.querySelector("button.pickable") || null,
+        label: () => standIn.textContent });
+      continue;
+    }
     const form = box.querySelector("form");
     if (form) {
       const submit = form.querySelector("button[type=submit]");
@@ -103,6 +113,7 @@ function press(choice) {
     return;
   }
   if (!button.disabled) button.click();
+  else if (choice.start?.isConnected) choice.start.focus();
 }
 
 // ------------------------------------------------------------------ the overlay
@@ -194,7 +205,8 @@ export function startKeyboard(root, extra = null) {
   const assign = () => assignKeys(root, extra);
   assign();
   const watch = new MutationObserver(assign);
-  for (const el of [root, extra].filter(Boolean)) watch.observe(el, { childList: true, subtree: true });
+  // the table's centre too: a game's own button for a choice is redrawn there (data-key-for)
+  for (const el of [root, extra, $("#game-center")].filter(Boolean)) watch.observe(el, { childList: true, subtree: true });
   document.addEventListener("keydown", onKey);
   $("#btn-keys")?.addEventListener("click", openKeys);
   $("#keys-close")?.addEventListener("click", () => $("#keys-dialog").close());

@@ -3,6 +3,8 @@ import { api } from "./api.js";
 import { $, chips, fill, h, humanize } from "./dom.js";
 import { renderSignIn, showWhoami } from "./signin.js";
 import { recoveryControl } from "./recover.js";
+import { seatedWords } from "./seated-words.js";
+import { choiceWords, optionHelp } from "./words.js";
 
 const REFRESH_MS = 4000;
 const games = JSON.parse($("#games-data").textContent);
@@ -40,15 +42,17 @@ function tableItem(t) {
     h("div", { class: "table-item-main" },
       h("span", { class: "table-item-game" }, t.game_title || t.game),
       h("span", { class: "table-item-name" }, t.name),
-      h("span", { class: "table-item-players", title: "Seated players / seats" },
-        `${seated.length}/${t.max_seats} seated`),
+      h("span", { class: "table-item-players" }, seatedWords(t)),
       h("span", { class: `pill pill-${state.toLowerCase()}` }, state),
-      t.private ? h("span", { class: "pill pill-private", title: "Only people with the invite link" }, "Private") : null),
+      t.private ? h("span", { class: "pill pill-private", title: "Only people with the invite link" }, "Private") : null,
+      t.room_id ? h("span", { class: "pill pill-room", title: "One link for the evening: its host switches the game" }, "Room") : null),
     seated.length
       ? h("p", { class: "table-item-who muted small" },
           seated.map((s) => s.name + (s.bot ? " (bot)" : "")).join(", "))
       : h("p", { class: "table-item-who muted small" }, "Nobody seated yet"),
-    h("a", { class: "btn btn-primary btn-small", href: `/tables/${encodeURIComponent(t.table_id)}`,
+    // a room is one entry: its link, whichever table it plays at now
+    h("a", { class: "btn btn-primary btn-small",
+      href: t.room_id ? `/rooms/${encodeURIComponent(t.room_id)}` : `/tables/${encodeURIComponent(t.table_id)}`,
       "aria-label": `Join ${t.name}` }, "Join"));
 }
 
@@ -85,13 +89,13 @@ function optionField(spec) {
       "aria-describedby": helpId });
     return h("div", { class: "field field-check", dataset: { option: spec.name, type: "bool" } },
       h("label", { for: id }, input, " ", humanize(spec.name)),
-      h("p", { class: "help", id: helpId }, spec.description || ""),
+      h("p", { class: "help", id: helpId }, optionHelp(spec.name, spec.description)),
       errorEl);
   }
   if (spec.type === "choice") {
     input = h("select", { id, name: spec.name, "aria-describedby": helpId },
       (spec.choices || []).map((c) =>
-        h("option", { value: JSON.stringify(c), selected: c === (PAGE_DEFAULTS[spec.name] ?? spec.default) }, humanize(c))));
+        h("option", { value: JSON.stringify(c), selected: c === (PAGE_DEFAULTS[spec.name] ?? spec.default) }, choiceWords(spec.name, c))));
   } else {
     input = h("input", {
       type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
@@ -107,7 +111,7 @@ function optionField(spec) {
   return h("div", { class: "field", dataset: { option: spec.name, type: spec.type } },
     h("label", { for: id }, humanize(spec.name)),
     input,
-    h("p", { class: "help", id: helpId }, (spec.description || "") + range),
+    h("p", { class: "help", id: helpId }, `${optionHelp(spec.name, spec.description).replace(/\.$/, "")}${range}.`),
     errorEl);
 }
 
@@ -115,7 +119,7 @@ function renderOptions() {
   const game = gameById.get($("#open-game").value);
   const rules = $("#open-game-rules");
   if (rules && game) {
-    rules.href = `/games/${encodeURIComponent(game.id)}/rules`;
+    rules.href = `/games/${encodeURIComponent(game.id)}/how-to-play`;
     rules.textContent = `How to play ${game.title}`;
   }
   const box = $("#open-options");
@@ -177,7 +181,13 @@ async function openTable(event) {
   const submit = $("#open-submit");
   submit.disabled = true;
   try {
-    const table = await api.openTable(game.id, $("#open-name").value.trim(), options, $("#open-private").checked);
+    const name = $("#open-name").value.trim();
+    if ($("#open-room")?.checked) {
+      const room = await api.openRoom(game.id, name, options, $("#open-private").checked);
+      location.href = room.url;
+      return;
+    }
+    const table = await api.openTable(game.id, name, options, $("#open-private").checked);
     location.href = table.invite_path || `/tables/${encodeURIComponent(table.table_id)}`;
   } catch (err) {
     if (err.status === 401) {
@@ -192,14 +202,28 @@ async function openTable(event) {
 
 // ------------------------------------------------------------------ start
 
+/** Seats by approval are on at a private table unless the opener says otherwise
+ *  (docs/rules.md §0.12): the box follows "Private table" until it is touched. */
+function approvalFollowsPrivate() {
+  const approval = document.getElementById("opt-approval");
+  if (!approval) return;
+  if (!approval.dataset.follows) {
+    approval.dataset.follows = "yes";
+    approval.addEventListener("change", () => { approval.dataset.touched = "yes"; });
+  }
+  if (!approval.dataset.touched) approval.checked = $("#open-private").checked;
+}
+
 function start() {
   const select = $("#open-game");
   fill(select, games.map((g) => h("option", { value: g.id }, g.title)));
   select.addEventListener("change", () => {
     clearErrors();
     renderOptions();
+    approvalFollowsPrivate();
   });
   renderOptions();
+  $("#open-private").addEventListener("change", approvalFollowsPrivate);
   $("#open-form").addEventListener("submit", openTable);
   refreshTables();
   setInterval(() => {

@@ -6,19 +6,20 @@ import { askAmount } from "./amount-dialog.js";
 import { h } from "./dom.js";
 
 /** The table's own action kinds: never a decision of the game, never "your turn". */
-export const TABLE_KINDS = new Set(["ready", "deal_now", "sit_out", "sit_in"]);
+export const TABLE_KINDS = new Set(["ready", "deal_now", "sit_out", "sit_in", "time_bank"]);
 
 /** The game's choices of `legal` (what makes it your turn), without the table's own. */
 export function gameChoices(legal) {
   return (Array.isArray(legal) ? legal : []).filter((t) => !TABLE_KINDS.has(t?.kind));
 }
 
-const LABELS = { ready: "Ready", deal_now: "Deal now", sit_out: "Sit out", sit_in: "I'm back" };
+const LABELS = { ready: "Ready", deal_now: "Deal now", sit_out: "Sit out", sit_in: "I'm back", time_bank: "More time" };
 const TITLES = {
   ready: "Tell the table you are ready for the first hand",
   deal_now: "Deal the first hand now, ready or not (you opened this table)",
   sit_out: "Keep your seat and your chips but be dealt nothing until you come back",
   sit_in: "Be dealt in again from the next hand",
+  time_bank: "Add up to 15 seconds to this decision from your time bank",
 };
 
 function yourSeat(view) {
@@ -51,7 +52,7 @@ export function renderPresence(el, view, legal, { act, disabled }) {
     parts.push(h("p", { class: "presence-text", role: "status" },
       "You sit out as soon as your game lets you (after the hand you play in)."));
   }
-  const buttons = ["ready", "deal_now", "sit_in", "sit_out"].filter((k) => kinds.has(k)).map((kind) =>
+  const buttons = ["time_bank", "ready", "deal_now", "sit_in", "sit_out"].filter((k) => kinds.has(k)).map((kind) =>
     h("button", {
       type: "button",
       class: `btn ${kind === "ready" || kind === "sit_in" ? "btn-primary" : "btn-quiet"} btn-small btn-presence`,
@@ -59,7 +60,9 @@ export function renderPresence(el, view, legal, { act, disabled }) {
       title: TITLES[kind],
       disabled: Boolean(disabled),
       onclick: () => act({ kind }),
-    }, LABELS[kind]));
+      // the time bank's seconds left, said with the button (docs/protocol/socket.md §5.11)
+      "aria-label": kind === "time_bank" ? `More time: ${mine?.time_bank ?? 0} seconds left in your time bank` : null,
+    }, LABELS[kind], kind === "time_bank" ? h("span", { class: "time-bank-left" }, ` (+${Math.min(15, mine?.time_bank ?? 0)} s)`) : null));
   if (buttons.length) parts.push(h("div", { class: "presence-buttons", role: "group", "aria-label": "At the table" }, buttons));
   el.hidden = parts.length === 0;
   el.replaceChildren(...parts);

@@ -14,6 +14,7 @@ import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
 import { showWhoami } from "./signin.js";
 import { describe, renderResultBox, resultDeltas } from "./story.js";
+import { forPlayers } from "./words.js";
 
 const page = $("#table-page");
 const handId = page.dataset.handId;
@@ -89,10 +90,11 @@ function render() {
   renderSettlementBox(last);
 
   const stamp = typeof step.t === "number" ? new Date(step.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
-  fill($("#step-label"), h("strong", {}, step.label), stamp ? h("span", { class: "muted small" }, ` · ${stamp}`) : null);
+  const label = stepLabel(step);
+  fill($("#step-label"), h("strong", {}, label), stamp ? h("span", { class: "muted small" }, ` · ${stamp}`) : null);
   $("#step-count").textContent = `Step ${index + 1} of ${data.steps.length}`;
   $("#slider").value = String(index);
-  $("#slider").setAttribute("aria-valuetext", `Step ${index + 1} of ${data.steps.length}: ${step.label}`);
+  $("#slider").setAttribute("aria-valuetext", `Step ${index + 1} of ${data.steps.length}: ${label}`);
   $("#btn-first").disabled = $("#btn-back").disabled = index === 0;
   $("#btn-last").disabled = $("#btn-forward").disabled = last;
   renderStepEvents(step, index, ctx, module);
@@ -161,6 +163,13 @@ function eventLine(event, ctx) {
   return h("li", { class: "event" }, parts);
 }
 
+/** A step's title as the server wrote it ("Ada: discard TH"), in the page's words ("Ada:
+ *  discard 10♥"; a seat by its player's name). */
+function stepLabel(step) {
+  const names = new Map((state.data?.seats || []).map((s) => [s.seat, s.name]));
+  return forPlayers(String(step.label || ""), (n) => names.get(n) ?? null);
+}
+
 // ------------------------------------------------------------------ the side panels
 
 function renderStepsList() {
@@ -168,7 +177,7 @@ function renderStepsList() {
   fill(list, state.data.steps.map((step, i) =>
     h("li", { dataset: { index: i } },
       h("button", { type: "button", class: "step-jump", onclick: () => go(i) },
-        h("span", { class: "step-no" }, String(i + 1)), " ", step.label))));
+        h("span", { class: "step-no" }, String(i + 1)), " ", stepLabel(step)))));
 }
 
 function renderResult() {
@@ -317,6 +326,13 @@ async function start() {
     const me = $("#link-me");
     me.href = `/players/${encodeURIComponent(state.me.player_id)}`;
     me.hidden = false;
+  }
+  if (page.dataset.status === "void") {
+    // a void hand has nothing to replay: the page itself says who sat and why (docs/review.md)
+    const historyLink = $("#link-history");
+    historyLink.href = `/tables/${encodeURIComponent(page.dataset.tableId)}/history`;
+    historyLink.hidden = false;
+    return;
   }
   let data;
   try {

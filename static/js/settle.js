@@ -1,6 +1,7 @@
 // The settle-up page (/settle?table=… or /settle?player=…): who played in a span of time
-// (tonight by default), each one's net and the fewest payments that settle them, from
-// GET /api/settle (docs/review.md, "Settling up"). The span goes to the server as local
+// (tonight by default), each one's net (the ledger's: docs/review.md, "One truth"), what of it
+// is apart from the payments (the house, bots, a pot: in words), and the fewest payments,
+// person to person, that settle the rest, from GET /api/settle (docs/review.md, "Settling up"). The span goes to the server as local
 // date-times with the browser's own time zone (tz), so "tonight" is the reader's night.
 // The text to copy and the CSV are the server's: the page shows, copies and downloads them.
 import { api } from "./api.js";
@@ -11,6 +12,7 @@ import { showWhoami } from "./signin.js";
 const page = $("#settle-page");
 const tableId = page.dataset.tableId || null;
 const around = page.dataset.around || null;
+const roomId = page.dataset.roomId || null; // a room's evening: every table of the room
 const form = $("#settle-form");
 const VALUE_KEY = "t31_chip_value";
 
@@ -38,6 +40,7 @@ function localInput(iso) {
 function query() {
   const params = new URLSearchParams({ tz: zone });
   if (tableId) params.set("table_id", tableId);
+  if (roomId) params.set("room", roomId);
   if (form.span.value === "custom") {
     if ($("#since").value) params.set("since", $("#since").value);
     // "to 02:16" includes that minute (the server's until is not included)
@@ -75,7 +78,8 @@ function onTick() {
     // nobody ticked: nothing to settle (no names would ask the server for everyone)
     state.asked++;
     state.last = null;
-    fill($("#nets-table tbody"), h("tr", {}, h("td", { colspan: 4, class: "muted" }, "Tick the players who are settling.")));
+    fill($("#nets-table tbody"), h("tr", {}, h("td", { colspan: 5, class: "muted" }, "Tick the players who are settling.")));
+    $("#apart-box").hidden = true;
     fill($("#payments"), h("li", { class: "payment payment-none muted" }, "Nobody is settling."));
     $("#settle-text").textContent = "";
     return;
@@ -94,14 +98,18 @@ function renderNets(data) {
   const money = data.chip_value !== null;
   $("#nets-table").classList.toggle("no-money", !money);
   fill($("#nets-table tbody"), data.parties.length
-    ? data.parties.map((p) => h("tr", { class: p.kind === "player" ? "" : "is-remainder" },
-        h("th", { scope: "row" }, p.kind === "player" ? h("a", { href: `/players/${encodeURIComponent(p.id)}` }, p.name) : capital(p.name),
+    ? data.parties.map((p) => h("tr", {},
+        h("th", { scope: "row" }, h("a", { href: `/players/${encodeURIComponent(p.id)}` }, p.name),
           p.bot ? h("span", { class: "pill" }, "bot") : null),
         h("td", { class: "num" }, chips(p.hands)),
         h("td", { class: "num" }, netSpan(p.net)),
+        h("td", { class: "num" }, p.settle === p.net ? "" : netSpan(p.settle)),
         h("td", { class: "num money-col" }, money ? `${p.net > 0 ? "+" : ""}${moneyOf(p.money, data)}` : "")))
-    : h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No hands in this span.")));
-  $("#remainder-note").hidden = !data.parties.some((p) => p.kind !== "player");
+    : h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No hands in this span.")));
+  // What no payment settles (the house, bots, a pot), in the server's words.
+  const apart = data.apart_text || [];
+  $("#apart-box").hidden = !apart.length;
+  fill($("#apart"), apart.map((line) => h("li", {}, line)));
   $("#hands-count").textContent = `${chips(data.hands)} hand${data.hands === 1 ? "" : "s"}`;
 }
 
@@ -112,7 +120,7 @@ function capital(text) {
 function renderPayments(data) {
   fill($("#payments"), data.payments.length
     ? data.payments.map((p) => h("li", { class: "payment" },
-        h("span", { class: "payment-who" }, h("strong", {}, capital(p.payer_name)), p.payer === "others" ? " pay " : " pays ", h("strong", {}, p.payee_name)),
+        h("span", { class: "payment-who" }, h("strong", {}, capital(p.payer_name)), " pays ", h("strong", {}, p.payee_name)),
         h("span", { class: "payment-amount" }, `${chips(p.amount)} chip${p.amount === 1 ? "" : "s"}`,
           p.money !== null && p.money !== undefined ? h("span", { class: "payment-money" }, ` (${moneyOf(p.money, data)})`) : null)))
     : h("li", { class: "payment payment-none muted" }, data.hands ? "Nobody owes anything." : "No hands to settle."));

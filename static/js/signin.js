@@ -16,7 +16,7 @@ export function showWhoami(player) {
     h("a", { class: "whoami-link", href: `/players/${encodeURIComponent(player.player_id)}`, title: "Your page: bankroll, sessions, hands" },
       h("strong", { class: "whoami-name", "data-testid": "whoami-name" }, player.name)),
     typeof player.bankroll === "number"
-      ? h("span", { class: "bankroll", title: "Your bankroll (chips not at a table)" }, ` · ${chips(player.bankroll)} chips`)
+      ? h("span", { class: "bankroll", title: "Your bankroll (chips not at a table)", "data-testid": "whoami-bankroll" }, ` · ${chips(player.bankroll)} chips`)
       : null,
   );
 }

@@ -3,7 +3,10 @@
 // server sends the current state at once, so nothing is replayed here: a state is a full view.
 
 const PING_MS = 20000;
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+/** After a drop the socket asks again after at most these waits (each one jittered down to
+ * half of it, never above it): the back-off stops at 3 s, so a network that comes back is
+ * found within 3 s, and at once when the page regains focus or goes online. */
+const BACKOFF_MS = [500, 1000, 2000, 3000];
 
 /** 4409: this node does not serve the table (it moved, or is moving, to another node of a
  * cluster; docs/protocol/cluster.md). Asking again goes through the front to its owner: soon,
@@ -13,6 +16,18 @@ const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const ANOTHER_NODE = 4409;
 const MOVED_MS = 250;
 const MOVED_MAX_MS = 2000;
+
+/** 4503: the table stopped because the server could not save what was played; it is
+ * rebuilt from what was saved once the server can save again (docs/protocol/socket.md §3).
+ * The reason is said, and the socket asks again every few seconds, without using up the
+ * backoff, until the table is back. */
+const UNAVAILABLE = 4503;
+const UNAVAILABLE_MS = 2000;
+
+/** 4301: the room this table was played in moved to another table; the `room_switch` message
+ * just before says which (docs/protocol/socket.md §5.12). Not retried: the room page opens the
+ * new table's socket (retarget). */
+const ROOM_SWITCH = 4301;
 
 /** Close codes after which trying again cannot help. */
 const FINAL_CODES = new Map([
@@ -27,8 +42,8 @@ export class TableSocket {
    */
   constructor(tableId, handlers, invite = null) {
     // A private table's invite code travels with the socket too (the server checks it).
-    const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
-    this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`;
+    this.invite = invite;
+    this.url = socketUrl(tableId, invite);
     this.handlers = handlers;
     this.ws = null;
     this.attempt = 0;
@@ -36,8 +51,10 @@ export class TableSocket {
     this.stopped = false;
     this.retryTimer = null;
     this.pingTimer = null;
-    // When the tab comes back or the network returns, try at once instead of waiting.
+    // When the tab comes back, the window regains focus or the network returns, try at once
+    // instead of waiting.
     window.addEventListener("online", () => this.retryNow());
+    window.addEventListener("focus", () => this.retryNow());
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) this.retryNow();
     });
@@ -83,8 +100,17 @@ export class TableSocket {
         this.handlers.onStatus("closed", event.reason || final, event.code);
         return;
       }
+      if (event.code === ROOM_SWITCH) {
+        this.handlers.onStatus("reconnecting");
+        return; // the room page retargets the socket to the room's new table
+      }
       if (event.code === ANOTHER_NODE) {
         this.askAgain();
+        return;
+      }
+      if (event.code === UNAVAILABLE) {
+        this.handlers.onStatus("reconnecting", event.reason || "The server cannot save right now.");
+        this.retryTimer = setTimeout(() => this.connect(), UNAVAILABLE_MS / 2 + Math.random() * UNAVAILABLE_MS);
         return;
       }
       this.scheduleRetry();
@@ -93,7 +119,8 @@ export class TableSocket {
 
   scheduleRetry() {
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    const delay = base / 2 + Math.random() * base; // jitter, so a restarted server is not stampeded
+    // jitter, so a restarted server is not stampeded: from half the wait to the whole of it
+    const delay = base / 2 + (Math.random() * base) / 2;
     this.attempt += 1;
     this.handlers.onStatus("reconnecting", Math.round(delay / 1000));
     this.retryTimer = setTimeout(() => this.connect(), delay);
@@ -123,6 +150,12 @@ export class TableSocket {
     if (old && old.readyState <= WebSocket.OPEN) old.close(1000, "the table is closed");
   }
 
+  /** A room moved to table `tableId`: this socket serves that table from now on. */
+  retarget(tableId) {
+    this.url = socketUrl(tableId, this.invite);
+    this.reconnect();
+  }
+
   /** Close and open again (after signing in, so the new cookie is used). */
   reconnect() {
     const old = this.ws;
@@ -138,4 +171,10 @@ export class TableSocket {
     this.ws.send(JSON.stringify(message));
     return true;
   }
+}
+
+function socketUrl(tableId, invite) {
+  // A private table's invite code travels with the socket too (the server checks it).
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`;
 }

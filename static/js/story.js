@@ -9,17 +9,17 @@ export function describeTableEvent(event, ctx) {
   const who = typeof event.name === "string" ? event.name : ctx.seatName(event.seat);
   switch (event.kind) {
     case "sit":
-      return `${who} sat down in seat ${event.seat}${Number.isInteger(event.amount) ? ` with ${ctx.chips(event.amount)} chips` : ""}.`;
+      return `${who} sat down in seat ${event.seat}${Number.isInteger(event.amount) ? ` with ${chipCount(event.amount, ctx)}` : ""}.`;
     case "leave":
       return `${who} left the table.`;
     case "top_up":
-      return `${who} added ${ctx.chips(event.amount)} chips.`;
+      return `${who} added ${chipCount(event.amount, ctx)}.`;
     case "hand_start":
       return `Hand ${event.number} is dealt.`;
     case "hand_end":
       return event.result ? resultLine(event.result, ctx) : "Hand over.";
-    case "hand_void":
-      return `The hand is void: ${event.reason || "stakes returned"}`;
+    case "hand_void": // `number` is there when the story was restored after a restart
+      return `${Number.isInteger(event.number) ? `Hand ${event.number}` : "The hand"} is void: ${event.reason || "stakes returned"}`;
     case "ready": // a friends' table waits for Ready (docs/protocol/socket.md §5.10)
       return `${who} is ready.`;
     case "deal_now":
@@ -28,13 +28,55 @@ export function describeTableEvent(event, ctx) {
       return event.reason ? `${who} sits out: ${event.reason}` : `${who} sits out.`;
     case "came_back":
       return `${who} is back.`;
+    case "time_bank": // More time (docs/protocol/socket.md §5.11)
+      return `${who} takes ${Number.isInteger(event.seconds) ? event.seconds : "some"} more seconds from the time bank.`;
+    case "room_switch": // a room's new table begins with it (docs/protocol/socket.md §5.12)
+      return `The room switched from ${event.from_title || ctx.humanize(event.from_game || "")} to ${event.title || ctx.humanize(event.game || "")}.`;
+    default:
+      return describeHostEvent(event, ctx);
+  }
+}
+
+/** The host's actions at the table and the requests to sit (docs/protocol/socket.md §5.13). */
+function describeHostEvent(event, ctx) {
+  const host = typeof event.host?.name === "string" ? event.host.name : "The host";
+  const who = typeof event.name === "string" ? event.name : "someone";
+  switch (event.kind) {
+    case "seat_request":
+      return `${who} asks to sit in seat ${event.seat}.`;
+    case "host_approve":
+      return `${host} let ${who} in.`;
+    case "host_refuse":
+      return `${host} did not let ${who} sit.`;
+    case "host_pause":
+      return `${host} paused the table.`;
+    case "host_resume":
+      return `${host} resumed the table.`;
+    case "host_unseat":
+      return `${host} stood ${who} up.`;
+    case "host_make_host":
+      return `${who} hosts the table now.`;
+    case "host_close":
+      return `${host} closed the table.`;
+    case "host_set_options": {
+      const changed = Object.entries(event.options || {}).map(([k, v]) =>
+        `${ctx.humanize(k).toLowerCase()} ${v === null ? "no limit" : typeof v === "boolean" ? (v ? "on" : "off") : v}`);
+      return `${host} changed ${changed.join(", ") || "the options"}, from the next hand.`;
+    }
     default:
       return undefined;
   }
 }
 
+/** "1 chip", "500 chips". */
+export function chipCount(n, ctx) {
+  return `${ctx.chips(n)} ${n === 1 ? "chip" : "chips"}`;
+}
+
 export const TABLE_EVENTS = new Set([
-  "sit", "leave", "top_up", "hand_start", "hand_end", "hand_void", "ready", "deal_now", "sat_out", "came_back",
+  "sit", "leave", "top_up", "hand_start", "hand_end", "hand_void", "ready", "deal_now", "sat_out", "came_back", "time_bank", "room_switch",
+  "seat_request", "host_approve", "host_refuse", "host_pause", "host_resume", "host_unseat", "host_make_host",
+  "host_close", "host_set_options",
 ]);
 
 /** "Hand over: Ada +50, Ben −41." — the server's nets, every player who took part. */

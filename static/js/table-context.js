@@ -4,10 +4,24 @@ import { $, h } from "./dom.js";
 import { TableSocket } from "./socket.js";
 
 export const page = $("#table-page");
-export const tableId = page.dataset.tableId;
-export const gameId = page.dataset.game;
+// A room's page follows its room from table to table (static/js/room.js): the table's id,
+// game and summary change in place (live bindings), the page is not reloaded.
+export let tableId = page.dataset.tableId;
+export let gameId = page.dataset.game;
 export const summary = JSON.parse($("#table-data").textContent);
 export const invite = new URLSearchParams(location.search).get("invite");
+/** The room this page follows ({room_id, name, host_id, games}), or null: a table's page. */
+export const room = summary.room || null;
+
+/** The page now shows table `next` (its summary, as GET /api/tables/{id} gives it). */
+export function showTable(next) {
+  for (const key of Object.keys(summary)) if (key !== "room") delete summary[key];
+  Object.assign(summary, next);
+  tableId = next.table_id;
+  gameId = next.game;
+  page.dataset.tableId = tableId;
+  page.dataset.game = gameId;
+}
 
 const LOG_LIMIT = 80;
 

@@ -44,7 +44,18 @@ export async function topUp() {
   if (amount !== null && !socket.send({ type: "top_up", amount })) toast("Not connected: try again in a moment.");
 }
 
-export function leave() {
+export async function leave() {
+  // what leaving costs beyond the stack going home (En og tredive: the bets left in the pot,
+  // docs/rules.md §5.12) is said before the player confirms
+  const cost = state.view?.table?.leave_cost;
+  if (cost) {
+    const ok = await askAmount({
+      title: "Leave the table?",
+      help: cost,
+      min: 0, max: 0, value: 0, label: "", confirm: "Leave table",
+    });
+    if (ok === null) return;
+  }
   if (socket.send({ type: "leave" })) log("You asked to leave: you stand up at the next moment the rules allow.");
   else toast("Not connected: try again in a moment.");
 }
@@ -59,13 +70,18 @@ function hostToken() {
 }
 
 /** Only the table's opener and the host may seat a bot: nobody else sees the button. */
-export function mayAddBot() {
-  return Boolean(hostToken()) || Boolean(state.me && state.me.player_id === summary.created_by);
+/** The table's host: its opener unless the role was handed on (docs/protocol/socket.md §5.13). */
+function tableHost() {
+  return state.view?.table?.host?.player_id ?? summary.host_id ?? summary.created_by;
 }
 
-/** The opener may close the table once no other person sits at it (bots do not count). */
+export function mayAddBot() {
+  return Boolean(hostToken()) || Boolean(state.me && state.me.player_id === tableHost());
+}
+
+/** The table's host may close the table once no other person sits at it (bots do not count). */
 export function mayCloseTable(view) {
-  if (!state.me || state.me.player_id !== summary.created_by) return false;
+  if (!state.me || state.me.player_id !== tableHost()) return false;
   return !(view.seats || []).some((s) => s.player_id && !s.bot && s.player_id !== state.me.player_id);
 }
 

@@ -4,6 +4,7 @@
 import { clockState, startAlerts, turnState } from "./alerts.js";
 import { announce } from "./announce.js";
 import { api } from "./api.js";
+import { seeView } from "./bankroll-follow.js";
 import { cardEl, cardRow, cardText } from "./cards.js";
 import { chatWhoChanged, onChatMessage, startChat } from "./chat.js";
 import { cannotPlayNotice, renderControls } from "./controls.js";
@@ -11,18 +12,34 @@ import { $, chips, fill, h, humanize, signed, toast } from "./dom.js";
 import { fitTable, markScroll } from "./felt-layout.js";
 import { genericModule, loadModule } from "./game-module.js";
 import { clock } from "./http.js";
+import { renderHostBadge, renderHostPanel, seatRequestNote } from "./host-panel.js";
 import { startKeyboard } from "./keyboard.js";
 import { act, clearPending, onAck, onActs, onError } from "./table-acts.js";
 import { gameChoices, renderPresence } from "./presence.js";
 import { renderSeats, turnSeats } from "./seats.js";
 import { renderSignIn, showWhoami } from "./signin.js";
 import { describe, renderResultBox, resultDeltas } from "./story.js";
+import { followRoom, renderRoomChooser } from "./room.js";
 import { gameId, log, page, socket, state, summary } from "./table-context.js";
 import { renderInvite, renderOptions } from "./table-info.js";
 import { addBot, closeTable, leave, mayAddBot, mayCloseTable, sit, topUp } from "./table-seat-actions.js";
 
+/** Each seat's player's name as last seen: a player who left in the hand being told (gone
+ *  from the view that tells it) is still named, never "Seat 3". */
+const knownNames = new Map();
+
+function learnNames(view, message) {
+  for (const s of [...(view?.bettors || []), ...(view?.seats || [])]) {
+    if (Number.isInteger(s.seat) && typeof s.name === "string") knownNames.set(s.seat, s.name);
+  }
+  for (const event of [...(message?.story || []), ...(message?.events || [])]) {
+    if (Number.isInteger(event?.seat) && typeof event.name === "string") knownNames.set(event.seat, event.name);
+  }
+}
+
 function moduleCtx(view) {
-  const names = new Map([...(view.bettors || []), ...(view.seats || [])].map((s) => [s.seat, s.name]));
+  const names = new Map(knownNames);
+  for (const s of [...(view.bettors || []), ...(view.seats || [])]) names.set(s.seat, s.name);
   return {
     h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
     seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : `Seat ${n}`),
@@ -37,9 +54,12 @@ function moduleCtx(view) {
 // ------------------------------------------------------------------ the log
 
 /** The server's notice (a void hand, a closing table) when it changes: not an event. */
-function noticeLines(prev, view) {
-  const message = view.table?.message;
-  return message && message !== prev?.table?.message ? [message] : [];
+function noticeLines(prev, view, message) {
+  const notice = view.table?.message;
+  if (!notice || notice === prev?.table?.message) return [];
+  // a void hand's notice is its hand_void event's reason, told already (docs/protocol.md §6.6)
+  const told = [...(message.story || []), ...(message.events || [])];
+  return told.some((event) => event.kind === "hand_void" && event.reason === notice) ? [] : [notice];
 }
 
 /** The story the server sent with a state (docs/protocol.md §6.6): a new connection's
@@ -50,7 +70,9 @@ function tellStory(message, ctx, fresh) {
   const module = state.module || genericModule;
   const kind = (event) => (event.kind === "hand_end" ? "result" : "");
   if (Array.isArray(message.story) && fresh) {
-    $("#log").replaceChildren();
+    // a room's page keeps the evening's log from table to table (room.js)
+    if (state.keepLog) state.keepLog = false;
+    else $("#log").replaceChildren();
     for (const event of message.story) for (const line of describe(event, module, ctx)) log(line, kind(event), event.t);
   }
   for (const event of Array.isArray(message.events) ? message.events : []) {
@@ -92,6 +114,8 @@ function renderAll(prev) {
     if (t.over) notes.push(h("strong", {}, "Table over: "), t.over);
     if (t.status === "paused") notes.push(h("strong", {}, "Paused by the host"), t.pause_reason ? ` — ${t.pause_reason}` : ".");
     if (t.message) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${t.message}` : t.message));
+    const asked = seatRequestNote(view); // your own request to sit (seats by approval)
+    if (asked) notes.push(h("span", { class: "banner-message banner-seat-request" }, notes.length ? ` ${asked}` : asked));
   }
   banner.hidden = notes.length === 0;
   banner.className = `banner${closed || t.over || t.status !== "open" ? " banner-strong" : ""}`;
@@ -99,6 +123,8 @@ function renderAll(prev) {
 
   $("#phase").textContent = closed ? "Closed" : humanize(view.phase || "");
   $("#table-name").textContent = t.name || summary.name;
+  renderHostBadge(closed ? null : view);
+  renderHostPanel($("#host-panel"), closed ? {} : view, { disabled: state.conn !== "open" });
 
   renderSettlement(view);
   const center = $("#game-center");
@@ -136,6 +162,11 @@ function renderAll(prev) {
   $("#btn-bot").hidden = Boolean(closed) || !mayAddBot();
   $("#btn-close-table").hidden = Boolean(closed) || !mayCloseTable(view);
   renderControlsArea();
+  if ($("#controls .cannot-play")) {
+    // the notice offers Add chips and Leave table itself: the dock's own would say it twice
+    $("#btn-leave").hidden = true;
+    $("#btn-top-up").hidden = true;
+  }
   if (prev && prev.you !== view.you) {
     refreshMe(); // the bankroll moved
     if (!closed) renderInvite(); // a seated player may share a private table's link
@@ -194,9 +225,13 @@ function renderControlsArea() {
 
   const closed = Boolean(state.closed);
   const turnText = closed ? "" : !live ? "Reconnecting…" : yourTurn ? "Your turn" : "";
-  if (turnBanner.dataset.text !== turnText) {
+  const retry = !closed && !live && Boolean(state.view); // lost after a first connection
+  if (turnBanner.dataset.text !== turnText || turnBanner.dataset.retry !== String(retry)) {
     turnBanner.dataset.text = turnText; // redrawn on a change only (announce.js says it)
-    fill(turnBanner, turnText ? h("span", { class: "turn-text" }, turnText) : null);
+    turnBanner.dataset.retry = String(retry);
+    fill(turnBanner, turnText ? h("span", { class: "turn-text" }, turnText) : null,
+      // the socket waits before each new try: the player may try at once
+      retry ? h("button", { type: "button", class: "btn btn-small btn-retry", id: "btn-retry", onclick: () => socket.retryNow() }, "Retry now") : null);
   }
 
   const cannotPlay = seated && !yourTurn && typeof view.table?.cannot_play === "string" ? view.table.cannot_play : null;
@@ -232,6 +267,11 @@ function renderControlsArea() {
   renderPresence($("#presence"), view, closed ? [] : whole, { act, disabled: Boolean(state.pending) || !live });
   const set = el.querySelector("fieldset");
   if (set) set.disabled = Boolean(state.pending) || !live;
+  // Leaving and adding chips need the server: not while the socket is down.
+  for (const button of [$("#btn-leave"), $("#btn-top-up"), ...el.querySelectorAll(".cannot-play button")]) {
+    button.disabled = !live && !closed;
+    button.title = !live && !closed ? "Not while the connection is down" : "";
+  }
   el.querySelector(".pending-note")?.remove();
   if (state.pending) el.append(h("p", { class: "pending-note", role: "status" }, "Sending…"));
 }
@@ -241,6 +281,14 @@ function waitingText(view) {
   const ctx = moduleCtx(view);
   if (turn.length) return `Waiting for ${turn.map(ctx.seatName).join(", ")}…`;
   return view.hand_id ? "Nothing for you to decide right now." : "Waiting for the next hand…";
+}
+
+/** " +30 s": your time bank's seconds left, shown on the clock while it is your decision
+ *  (docs/protocol/socket.md §5.11). */
+function timeBankText(view) {
+  const mine = (view?.seats || []).find((s) => s.seat === view.you);
+  const yours = (view?.legal || []).some((t) => t?.kind === "time_bank");
+  return yours && mine?.time_bank > 0 ? ` +${mine.time_bank} s` : "";
 }
 
 /** The decision clock, from the view's deadline (server unix seconds). */
@@ -256,7 +304,7 @@ function tick() {
   }
   const secs = Math.ceil(left);
   el.hidden = false;
-  el.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+  el.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}${timeBankText(state.view)}`;
   el.classList.toggle("urgent", secs <= 5);
 }
 
@@ -270,11 +318,13 @@ function onState(message) {
   const prev = state.view;
   state.version = message.version;
   state.view = message.view;
+  seeView(message.view, state); // the header's bankroll follows
   const closing = message.view.table?.status === "closed" && enterClosed(message.view.table.message);
   if (state.pending?.acked && message.version > state.pending.version) clearPending();
+  learnNames(message.view, message);
   const ctx = moduleCtx(message.view);
   tellStory(message, ctx, fresh);
-  for (const line of noticeLines(prev, message.view)) log(line);
+  for (const line of noticeLines(prev, message.view, message)) log(line);
   if (closing) {
     state.lastResult = null; // closing voids the hand in play: there is no result to tell
     log("The table is closed.", "error");
@@ -302,12 +352,18 @@ function onStatus(conn, detail, code) {
   const text = {
     connecting: "Connecting…",
     open: "Connected",
-    reconnecting: typeof detail === "number" ? `Reconnecting… (${detail}s)` : "Reconnecting…",
+    reconnecting:
+      typeof detail === "number"
+        ? `Reconnecting… (${detail}s)`
+        : typeof detail === "string"
+          ? `Paused: ${detail}`
+          : "Reconnecting…",
     closed: `Disconnected${detail ? `: ${detail}` : ""}`,
   }[conn];
   pill.textContent = text;
   page.classList.toggle("is-offline", conn !== "open");
   if (conn === "open") {
+    state.stoppedFor = null;
     state.freshConnection = true;
     if (was === "reconnecting") state.reconnected = true; // said after the story it brings
     // An act not yet acknowledged may have been lost with the old socket: send it again with
@@ -316,6 +372,9 @@ function onStatus(conn, detail, code) {
       const { type, id, version, action } = state.pending;
       socket.send({ type, id, version, action });
     }
+  } else if (conn === "reconnecting" && typeof detail === "string") {
+    if (state.stoppedFor !== detail) log(detail, "error"); // once, not at every retry
+    state.stoppedFor = detail;
   } else if (conn === "reconnecting" && was === "open") log("Connection lost; reconnecting…", "error");
   else if (conn === "closed") toast(text);
   renderControlsArea();
@@ -363,9 +422,35 @@ socket.handlers = {
     if (message.type === "state") onState(message);
     else if (message.type === "ack") onAck(message);
     else if (message.type === "error") onError(message);
+    else if (message.type === "room_switch") followRoom(message, remount); // room.js
     // "pong" and notices need nothing
   },
 };
+
+/** A room's page shows the room's new table (room.js): the game's module re-mounted, the
+ *  page's table state emptied for the new socket's first state; the log and chat stay. */
+async function remount(next) {
+  if (state.pending) clearTimeout(state.pending.timer);
+  Object.assign(state, {
+    view: null, version: -1, freshConnection: true, pending: null, legalKey: null,
+    lastResult: null, reconnected: false, closed: null, keepLog: true,
+  });
+  state.memory.clear();
+  knownNames.clear();
+  state.module = await loadModule(next.game);
+  $("#table-name").textContent = next.name;
+  $("#game-title").textContent = next.game_title;
+  document.title = `${next.name} · ${next.game_title} · Table 31`;
+  const css = $("#game-css");
+  if (css) css.href = `/static/css/games/${next.game}.css`;
+  for (const link of document.querySelectorAll(".history-link:not(.settle-link)")) {
+    link.href = `/tables/${encodeURIComponent(next.table_id)}/history`;
+  }
+  $("#game-center").replaceChildren();
+  $("#seats").replaceChildren();
+  renderOptions();
+  renderRoomChooser();
+}
 
 async function start() {
   onActs(renderControlsArea, askForName);
@@ -388,6 +473,7 @@ async function start() {
   await refreshMe();
   if (!state.me) askForName();
   renderInvite();
+  renderRoomChooser();
   socket.connect();
 }
 

@@ -48,25 +48,27 @@ async def test_the_audit_always_balances_while_bot_tables_play(live: LiveServer)
         base_url=live.base_url, headers={"authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=30
     )
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10
-    while await hands_finished(live) < 2 * TABLES and loop.time() < deadline:
-        await asyncio.sleep(0.05)  # every table is dealing before the audits start
+    deadline = loop.time() + 60  # for a stuck run only
+    while await hands_finished(live) < 2 * TABLES:  # the tables deal before the audits start
+        assert loop.time() < deadline, f"{await hands_finished(live)} hands played"
+        await asyncio.sleep(0.05)
     before = await hands_finished(live)
     answers: list[dict[str, Any]] = []
     queue = list(range(CALLS))
 
     async def caller() -> None:
-        while queue and loop.time() < deadline + 15:
+        while queue:
             queue.pop()
             response = await host.get("/api/admin/audit")
             assert response.status_code == 200, response.text
             answers.append(response.json())
 
-    await asyncio.gather(*(caller() for _ in range(CALLERS)))
+    # every call is made, however long a busy machine takes (the bound ends a hung test)
+    await asyncio.wait_for(asyncio.gather(*(caller() for _ in range(CALLERS))), 180)
     played = await hands_finished(live) - before
     await host.aclose()
     await opener.close()
-    assert len(answers) >= CALLS // 2, "too few audits in the time allowed"
+    assert len(answers) == CALLS
     assert played >= TABLES, f"the tables did not play during the audits ({played} hands)"
     wrong = [a for a in answers if not a["balanced"]]
     assert not wrong, f"{len(wrong)} of {len(answers)} audits not balanced; first: {wrong[0]}"

@@ -10,6 +10,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.runtime.table.effects import NEXT_HAND
+from tests.api.table_clock import TableClock
 from tests.api.test_socket import trianta_table
 from tests.conftest import LiveServer, make_settings
 
@@ -31,32 +33,46 @@ async def play_until(people: list[Any], rng: random.Random, done: Any, timeout: 
 
 
 async def test_the_next_hand_waits_while_the_writer_is_behind(database_url: str) -> None:
-    live = LiveServer(make_settings(database_url, writer_backlog=3))
+    """The pause before the next hand is long here (an hour): the test runs it out itself
+    (``ring_now``) once the writer is stuck, and sees on the table's clock that the deal,
+    due, waits for the writer's backlog (``clock.waits``) rather than watching a second go
+    by without a deal."""
+    live = LiveServer(make_settings(database_url, writer_backlog=3, next_hand_seconds=3600))
     await live.start()
     gate = threading.Event()
+    clock = TableClock()
+    live.services.lobby.clock = clock
     try:
         _, people = await trianta_table(live, 2)
         first = (await people[0].wait_for(lambda v: v["hand_id"] is not None))["hand_id"]
         writer = live.services.writer
 
         async def held(_session: AsyncSession) -> None:
-            gate.wait(30)  # the writer's thread is stuck: everything after it queues up
+            gate.wait(60)  # the writer's thread is stuck: everything after it queues up
 
         async def nothing(_session: AsyncSession) -> None:
             return None
 
+        actor = live.services.lobby.tables[people[0].table_id]
+        # the hand in play is played to its end, and its end is told once it is stored
+        await play_until(people, random.Random(5), lambda v: v["hand_id"] != first, 60)
+        assert people[0].view is not None and people[0].view["hand_id"] is None
         stuck = writer.submit(held)
         for _ in range(4):
             writer.submit(nothing)
         assert writer.pending > 3
-        # the hand in play is not held back: it is played to its end
-        await play_until(people, random.Random(5), lambda v: v["hand_id"] != first, 30)
-        assert people[0].view is not None and people[0].view["hand_id"] is None
-        await asyncio.sleep(1.0)  # twenty times NEXT_HAND_SECONDS: no deal while it is behind
-        assert people[0].view["hand_id"] is None
+        # the pause runs out: the deal is due, and waits while the writer is behind
+        dealing = asyncio.create_task(actor.ring_now(NEXT_HAND))
+        deadline = asyncio.get_running_loop().time() + 30  # for a stuck run only
+        while clock.waits < 3:  # it has looked at the backlog three times, and waits on
+            assert not dealing.done() and actor.hand_id is None, "dealt while behind"
+            assert asyncio.get_running_loop().time() < deadline, "the deal never came due"
+            await asyncio.sleep(0.01)
+        assert people[0].view["hand_id"] is None and actor.hand_id is None
         gate.set()
         await stuck
-        second = await people[0].wait_for(lambda v: v["hand_id"] not in (None, first), 10)
+        assert await asyncio.wait_for(dealing, 30) is True  # the pause was set, and ran out
+        second = await people[0].wait_for(lambda v: v["hand_id"] not in (None, first), 60)
         assert second["hand_id"] != first
         for person in people:
             await person.close()

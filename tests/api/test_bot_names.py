@@ -36,7 +36,7 @@ async def test_bots_past_the_list_of_names_are_numbered(live: LiveServer) -> Non
     people = [await Player.join(live, name) for name in ("Ada", "Dmitri")]
     table_id = await people[0].open_table("trente-et-quarante")
     seen: list[str] = []
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         for _ in range(9):
             response = await people[0].http.post(f"/api/tables/{table_id}/bots")
             assert response.status_code == 201, response.text

@@ -211,7 +211,7 @@ async def test_the_host_and_the_opener_moderate_over_rest(live: LiveServer) -> N
         await chat(ben, "first")
         first = await chat_line(ada)
 
-        async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+        async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
             kept = (await host.get(base)).json()
             assert kept["can_moderate"] is True and [m["text"] for m in kept["messages"]] == [
                 "first"
@@ -235,7 +235,7 @@ async def test_the_host_and_the_opener_moderate_over_rest(live: LiveServer) -> N
         assert (await ben.http.get(base)).json()["can_moderate"] is False
         refused = await ben.http.delete(f"{base}/mutes/{ben.player_id}")
         assert refused.status_code == 403
-        async with httpx.AsyncClient(base_url=live.base_url) as stranger:
+        async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as stranger:
             assert (
                 await stranger.post(f"{base}/mutes", json={"player_id": "x"})
             ).status_code == 401

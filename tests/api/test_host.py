@@ -19,6 +19,8 @@ ADMIN_CALLS: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/admin/audit", None),
     ("GET", "/api/admin/recovery", None),
     ("POST", "/api/admin/house", {"amount": 10}),
+    ("GET", "/api/admin/bots", None),
+    ("POST", "/api/admin/bots", {"amount": 10}),
     ("GET", "/api/admin/players", None),
     ("POST", "/api/admin/players/x/chips", {"amount": 5, "reason": "gift"}),
     ("GET", "/api/admin/tables", None),
@@ -40,7 +42,7 @@ async def test_every_admin_call_refuses_non_hosts(
     live: LiveServer, method: str, path: str, body: dict[str, Any] | None
 ) -> None:
     player = await Player.join(live, "Mallory")
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         for headers in (
             {},
             {"authorization": "Bearer wrong"},
@@ -53,7 +55,7 @@ async def test_every_admin_call_refuses_non_hosts(
 
 async def test_the_refusal_list_covers_every_admin_route(live: LiveServer) -> None:
     """A new host call must join ADMIN_CALLS (so its refusal of non-hosts is tested)."""
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         paths = (await http.get("/openapi.json")).json()["paths"]
     routes = {
         (method.upper(), path)
@@ -75,7 +77,7 @@ async def test_the_refusal_list_covers_every_admin_route(live: LiveServer) -> No
 async def test_host_seats_and_removes_a_bot_and_both_are_recorded(live: LiveServer) -> None:
     opener = await Player.join(live, "Opener")
     table_id = await opener.open_table("trianta-ena", **FAST)
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
         seat = (await host.post(f"/api/admin/tables/{table_id}/bots")).json()["seat"]
         removed = await host.delete(f"/api/admin/tables/{table_id}/bots/{seat}")
         assert removed.status_code == 200, removed.text
@@ -92,7 +94,7 @@ async def test_host_seats_and_removes_a_bot_and_both_are_recorded(live: LiveServ
 
 async def test_host_grants_and_takes_chips_through_the_ledger(live: LiveServer) -> None:
     player = await Player.join(live, "Ada")
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
         granted = await host.post(
             f"/api/admin/players/{player.player_id}/chips",
             json={"amount": 250, "reason": "birthday"},
@@ -128,7 +130,7 @@ async def test_pause_shows_the_reason_and_stops_play(live: LiveServer) -> None:
         await person.connect(table_id)
         await person.sit(300 if i == 0 else 100, seat=i)
     await player.wait_for(lambda v: any(t["kind"] == "bet" for t in v["legal"]))
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
         await host.post(f"/api/admin/tables/{table_id}/pause", json={"reason": "pizza"})
         view = await player.wait_for(lambda v: v["table"]["status"] == "paused")
         assert view["table"]["pause_reason"] == "pizza" and view["deadline"] is None
@@ -150,12 +152,12 @@ async def test_remove_a_seat_and_close_a_table_return_the_stacks(live: LiveServe
         await person.connect(table_id)
         await person.sit(300 if i == 0 else 100, seat=i)
     await player.wait_for(lambda v: v["hand_id"] is not None)
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
         removed = (await host.delete(f"/api/admin/tables/{table_id}/seats/1")).json()
         assert removed["pending"] is True  # in a hand: stands up when the hand is over
         row = next(t for t in (await host.get("/api/admin/tables")).json())
         assert {s["seat"]: s["leaving"] for s in row["seats"]} == {0: False, 1: True}
-        await player.wait_for(lambda v: v["you"] is None, timeout=20)
+        await player.wait_for(lambda v: v["you"] is None, timeout=60)
         await live.services.writer.flush()
         me = (await player.http.get("/api/me")).json()
         assert me["bankroll"] >= 900  # the whole stack came back
@@ -196,7 +198,7 @@ async def test_a_recovery_code_carries_the_identity_to_another_device(live: Live
     ada = await Player.join(live, "Ada")
     code = (await ada.http.post("/api/me/recovery")).json()["code"]
     async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}
+        timeout=30, base_url=live.base_url, headers={"origin": live.base_url}
     ) as device:
         redeemed = await device.post("/api/session/recover", json={"code": code})
         assert redeemed.status_code == 200
@@ -207,7 +209,7 @@ async def test_a_recovery_code_carries_the_identity_to_another_device(live: Live
     fresh = (await ada.http.post("/api/me/recovery")).json()["code"]
     assert fresh != code
     async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}
+        timeout=30, base_url=live.base_url, headers={"origin": live.base_url}
     ) as device:
         stale = await device.post("/api/session/recover", json={"code": code})
         assert stale.status_code == 404

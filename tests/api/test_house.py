@@ -64,7 +64,7 @@ async def test_the_house_covers_only_what_it_holds(database_url: str) -> None:
         reply = await second.act({"kind": "stake", "chance": "noir", "amount": 20})
         assert reply["code"] == "illegal_action"
         async with httpx.AsyncClient(
-            base_url=server.base_url, headers={"authorization": f"Bearer {ADMIN_TOKEN}"}
+            timeout=30, base_url=server.base_url, headers={"authorization": f"Bearer {ADMIN_TOKEN}"}
         ) as host:
             funded = await host.post("/api/admin/house", json={"amount": 1000})
             assert funded.json()["house"] == 1060

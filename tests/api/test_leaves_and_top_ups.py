@@ -42,7 +42,7 @@ async def seated(
     ada = await Player.join(live, "Ada")
     table_id = await ada.open_table(game, **{**QUICK, **options})
     if seed is not None:
-        async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+        async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
             response = await http.post(f"/api/admin/tables/{table_id}/seed", json={"seed": seed})
             assert response.status_code == 200, response.text
     for _ in range(bots):
@@ -71,7 +71,7 @@ def commitment(view: dict[str, Any]) -> Any:
 
 
 async def leave_within_one_hand(
-    live: LiveServer, player: Player, table_id: str, *, timeout: float = 20
+    live: LiveServer, player: Player, table_id: str, *, timeout: float = 60
 ) -> None:
     """Ask to leave and play nothing more (the clocks decide): the player is gone within the
     hand in play (or the one being dealt as they ask), and their whole stack is back in the
@@ -96,7 +96,7 @@ async def leave_within_one_hand(
 
 
 async def until(player: Player, predicate: Callable[[dict[str, Any]], bool]) -> None:
-    await player.wait_for(predicate, timeout=20)
+    await player.wait_for(predicate, timeout=60)
 
 
 def my_seat(view: dict[str, Any]) -> dict[str, Any]:
@@ -115,13 +115,13 @@ async def test_trente_et_quarante_leave_in_an_empty_window_is_at_once(live: Live
     await basil.sit(100)
     await until(ada, lambda v: v["phase"] == "betting" and v["hand_id"] is not None)
     for person in (ada, basil):
-        await leave_within_one_hand(live, person, table_id, timeout=5)
+        await leave_within_one_hand(live, person, table_id)
         await person.close()
 
 
 async def test_trente_et_quarante_leave_before_the_first_window(live: LiveServer) -> None:
     ada, table_id = await seated(live, "trente-et-quarante", 200, bots=0, **BETS)
-    await leave_within_one_hand(live, ada, table_id, timeout=5)
+    await leave_within_one_hand(live, ada, table_id)
     await ada.close()
 
 
@@ -130,14 +130,15 @@ async def test_trente_et_quarante_leave_with_a_stake_down_waits_for_the_coup(
 ) -> None:
     ada, table_id = await seated(live, "trente-et-quarante", 200, bots=0, **BETS)
     await until(ada, lambda v: v["phase"] == "betting" and bool(v["legal"]))
-    assert (await ada.act({"kind": "stake", "chance": "rouge", "amount": 10}))["type"] == "ack"
+    # 100: the least stake that can be insured (its premium, 1%, a whole chip: docs/rules.md §4)
+    assert (await ada.act({"kind": "stake", "chance": "rouge", "amount": 100}))["type"] == "ack"
     # insured, so an un après cannot put the stake in prison (which would hold Ada longer)
     assert (await ada.act({"kind": "insure", "chance": "rouge"}))["type"] == "ack"
     hand = ada.view["hand_id"] if ada.view else None
     await ada.send({"type": "leave"})
     await until(ada, lambda v: v["you"] is None or my_seat(v)["leaving"])
     assert ada.view is not None and ada.view["hand_id"] == hand  # she plays her coup out
-    await ada.wait_for(lambda v: v["you"] is None, timeout=10)
+    await ada.wait_for(lambda v: v["you"] is None, timeout=60)
     await live.services.writer.flush()
     session = await my_session(ada, table_id)
     assert session["status"] == "left" and session["stack"] == 0
@@ -176,7 +177,7 @@ async def test_leave_in_the_hand_one_plays(
 ) -> None:
     ada, table_id = await seated(live, game, buy_in, **options)
     await until(ada, lambda v: v["hand_id"] is not None and bool(v["legal"]))
-    await leave_within_one_hand(live, ada, table_id, timeout=60)
+    await leave_within_one_hand(live, ada, table_id)
     await ada.close()
 
 

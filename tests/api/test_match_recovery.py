@@ -4,12 +4,11 @@ void. The ledger holds the pot and the bets as accounts, so the audit balances t
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from tests.api.test_socket import audit
 from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+from tests.waiting import until
 
 HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -17,7 +16,7 @@ HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 async def test_a_match_resumes_from_its_last_finished_round(database_url: str) -> None:
     server = LiveServer(make_settings(database_url))
     await server.start()
-    async with httpx.AsyncClient(base_url=server.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=server.base_url, headers=HOST) as host:
         opener = (await host.post("/api/session", json={"name": "Host"})).json()
         table = await host.post(
             "/api/tables",
@@ -30,12 +29,10 @@ async def test_a_match_resumes_from_its_last_finished_round(database_url: str) -
     actor = server.services.lobby.get(table_id)
     assert actor is not None
     # Let the bots play until at least two rounds have finished and a third is under way.
-    for _ in range(2000):
-        if actor.hands_played >= 2 and actor.hand_id is not None:
-            break
-        await asyncio.sleep(0.01)
-    else:
-        raise AssertionError("the bots did not play two rounds")
+    await until(
+        lambda: actor.hands_played >= 2 and actor.hand_id is not None,
+        "the bots playing a third round",
+    )
     await server.stop()  # the round in play is void: the table is back after the last round
     after_last_round = dict(actor.engine.balances)
     match_before = actor.engine.snapshot()

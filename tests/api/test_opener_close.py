@@ -7,13 +7,12 @@ and the table no longer counts. While another person sits there, only the host m
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from tests.api.test_socket import audit
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+from tests.waiting import until
 
 HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -24,13 +23,14 @@ async def test_an_opener_closes_a_table_of_their_own(database_url: str) -> None:
     try:
         ada = await Player.join(live, "Ada")
         ben = await Player.join(live, "Ben")
-        first = await ada.open_table("vingt-un")
+        # a short clock: the first hand ends soon though Ada, seated there, never acts
+        first = await ada.open_table("vingt-un", turn_seconds=1)
         second = await ada.open_table("greek-31")
         refused = await ada.http.post("/api/tables", json={"game": "trianta-ena"})
         assert refused.status_code == 409 and "Close table" in refused.json()["detail"]
 
         # bots play at the first; Ada sits there too; Ben sits at the second
-        async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+        async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
             for _ in range(2):
                 assert (await host.post(f"/api/admin/tables/{first}/bots")).status_code == 201
         await ada.connect(first)
@@ -39,10 +39,7 @@ async def test_an_opener_closes_a_table_of_their_own(database_url: str) -> None:
         await ben.sit(50)
         actor = live.services.lobby.get(first)
         assert actor is not None
-        for _ in range(1000):
-            if actor.hands_played >= 1:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: actor.hands_played >= 1, "a hand played")
         bankroll_before = (await ada.http.get("/api/me")).json()["bankroll"]
 
         # nobody but the opener closes; not while another person sits

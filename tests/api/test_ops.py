@@ -3,7 +3,6 @@ and a graceful shutdown that voids the hand in play and returns its stakes."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 
@@ -15,7 +14,8 @@ from app.db.session import make_engine
 from app.ops import logs
 from tests.api.test_socket import FAST, audit, trianta_table
 from tests.client import Player
-from tests.conftest import LiveServer, make_settings
+from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+from tests.waiting import until
 
 
 async def test_healthz_and_metrics(live: LiveServer) -> None:
@@ -23,10 +23,11 @@ async def test_healthz_and_metrics(live: LiveServer) -> None:
     await people[1].wait_for(lambda v: any(t["kind"] == "bet" for t in v["legal"]))
     await people[1].act({"kind": "bet", "amount": 1})
     await people[1].act({"kind": "nonsense"})
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         health = await http.get("/healthz")
         assert health.status_code == 200 and health.json()["database"] == "ok"
-        text = (await http.get("/metrics")).text
+        assert (await http.get("/metrics")).status_code == 403  # the host's only
+        text = (await http.get("/metrics", headers={"authorization": f"Bearer {ADMIN_TOKEN}"})).text
     assert "table31_connections 2" in text
     assert 'table31_tables{game="trianta-ena"} 1' in text
     assert 'table31_actions_total{game="trianta-ena"} 1' in text
@@ -44,7 +45,7 @@ async def test_healthz_reports_an_unreachable_database(database_url: str) -> Non
     unreachable = make_engine("sqlite+aiosqlite:////nonexistent-dir/table31.db")
     try:
         services.sessionmaker.configure(bind=unreachable)
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
+        async with httpx.AsyncClient(timeout=30, base_url=server.base_url) as http:
             response = await http.get("/healthz")
         assert response.status_code == 503
         assert response.json()["status"] == "unhealthy"
@@ -68,16 +69,13 @@ async def test_a_flood_is_refused_and_closed_while_others_are_served(database_ur
             except websockets.ConnectionClosed:
                 break
         # the server's close reaches the client soon, later on a loaded machine
-        for _ in range(100):
-            if flooder.ws.close_code is not None:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: flooder.ws.close_code is not None, "the flooder's socket closed")
         codes = [e["code"] for e in flooder.errors]
         assert "rate_limited" in codes
         assert flooder.ws.close_code == 1008
         # the calm client is still served at once
         await calm.send({"type": "ping"})
-        assert (await calm.next_of("pong", timeout=2))["type"] == "pong"
+        assert (await calm.next_of("pong", timeout=30))["type"] == "pong"
         await calm.close()
         await flooder.http.aclose()
     finally:
@@ -173,7 +171,7 @@ async def test_graceful_shutdown_voids_the_hand_and_returns_stakes(database_url:
     await again.start()
     try:
         assert (await audit(again))["balanced"] is True
-        async with httpx.AsyncClient(base_url=again.base_url) as http:
+        async with httpx.AsyncClient(timeout=30, base_url=again.base_url) as http:
             hands = (await http.get("/api/hands")).json()["hands"]
             voided = next(h for h in hands if h["hand_id"] == hand_id)
             assert voided["status"] == "void"

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.table_clock import TableClock
 from tests.api.test_socket import audit
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer
@@ -118,11 +119,32 @@ async def playing(*people: Player, seed: int = 7) -> AsyncIterator[None]:
 async def seen_in_state(player: Player, predicate: Callable[[dict[str, Any]], bool]) -> None:
     """Wait until one of the states ``player`` received since its ``states`` were cleared
     satisfies ``predicate`` (a view that has gone by counts)."""
-    for _ in range(1500):
+    deadline = asyncio.get_running_loop().time() + 60  # for a stuck run only
+    while asyncio.get_running_loop().time() < deadline:
         if any(predicate(state["view"]) for state in player.states):
             return
         await asyncio.sleep(0.02)
     raise TimeoutError(f"{player.name}: no such state")
+
+
+def broke(player: Player) -> bool:
+    """Whether ``player`` holds too few chips to be dealt in (the view's ``cannot_play``)."""
+    return bool(player.view and player.view["table"].get("cannot_play"))
+
+
+def hands_seen(player: Player) -> int:
+    """How many hands ``player`` has been sent a state of (since ``states`` was cleared)."""
+    return len({state["view"]["hand_id"] for state in player.states} - {None})
+
+
+async def bankroll_becomes(player: Player, chips: int, timeout: float = 60) -> None:
+    """Wait until ``player``'s bankroll (``GET /api/me``) is ``chips``: a stack goes home
+    through the database writer, a moment after the view says the seat is gone."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (bankroll := (await player.http.get("/api/me")).json()["bankroll"]) != chips:
+        assert loop.time() < deadline, f"{player.name}'s bankroll is {bankroll}, not {chips}"
+        await asyncio.sleep(0.02)
 
 
 async def closing(*people: Player) -> None:
@@ -134,8 +156,12 @@ async def closing(*people: Player) -> None:
 
 
 async def test_a_friends_table_waits_until_everyone_is_ready(live: LiveServer) -> None:
+    # the table's clock (tests/api/table_clock.py) shows what is set on it: nothing here, so
+    # no first deal is on its way (an auto table's is, at once)
+    clock = TableClock()
+    live.services.lobby.clock = clock
     _table_id, (ada, ben) = await friends(live, "vingt-un", 2)
-    await asyncio.sleep(1.0)  # longer than a first deal takes on an auto table
+    assert clock.pending == 0
     view = ada.view
     assert view is not None and view["hand_id"] is None
     assert view["table"]["start"] == "when_ready" and view["table"]["waiting_for_ready"]
@@ -144,8 +170,8 @@ async def test_a_friends_table_waits_until_everyone_is_ready(live: LiveServer) -
     await press(ada, "ready")
     view = await ben.wait_for(lambda v: seat_entry(v, 0)["ready"])
     assert not seat_entry(view, 1)["ready"] and view["hand_id"] is None
-    await asyncio.sleep(0.6)
-    assert ben.view is not None and ben.view["hand_id"] is None  # Ben is not ready yet
+    assert clock.pending == 0  # Ben is not ready yet: still no deal on its way
+    assert ben.view is not None and ben.view["hand_id"] is None
     await press(ben, "ready")
     view = await ada.wait_for(lambda v: v["hand_id"] is not None)
     assert not view["table"]["waiting_for_ready"]
@@ -176,7 +202,7 @@ async def test_an_auto_table_deals_at_once_as_before(live: LiveServer, start: st
     for person in (ada, ben):
         await person.connect(table_id)
         await person.sit(200)
-    view = await ada.wait_for(lambda v: v["hand_id"] is not None, timeout=5)
+    view = await ada.wait_for(lambda v: v["hand_id"] is not None, timeout=60)
     assert view["table"]["start"] == "auto" and not view["table"]["waiting_for_ready"]
     for person in (ada, ben):
         for state in person.states:
@@ -185,7 +211,7 @@ async def test_an_auto_table_deals_at_once_as_before(live: LiveServer, start: st
 
 
 async def test_the_lobby_lists_start_among_every_games_options(live: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         games = (await http.get("/api/games")).json()
     for game in games["games"] if isinstance(games, dict) else games:
         spec = next(o for o in game["options"] if o["name"] == "start")
@@ -258,11 +284,16 @@ async def test_the_clock_playing_twice_in_a_row_sits_a_person_out(live: LiveServ
 
 async def test_a_person_who_acts_between_clock_decisions_stays_in(live: LiveServer) -> None:
     """Strikes are in a row: one decision of one's own clears them (auto tables never count)."""
-    _table_id, (ada, ben) = await friends(live, "vingt-un", 2, turn_seconds=1)
+    _table_id, (ada, ben) = await friends(live, "vingt-un", 2, turn_seconds=3)
     await press(ada, "ready")
     await press(ben, "ready")
     async with playing(ada, ben):
-        await asyncio.sleep(6)
+        # twenty hands, not a span of time (six seconds dealt some forty on an idle machine,
+        # fewer on a busy one), unless one of them has lost too much to be dealt in before that
+        # (random play, all in stakes of ten): then no more hands come
+        await seen_in_state(
+            ada, lambda v: hands_seen(ada) >= 20 or any(broke(p) for p in (ada, ben))
+        )
     for person in (ada, ben):
         assert person.view is not None
         assert not any(s.get("sitting_out") for s in person.view["seats"])
@@ -348,7 +379,7 @@ async def test_a_trente_et_quarante_punter_sits_out_and_back(live: LiveServer) -
     view = await ada.wait_for(lambda v: v["hand_id"] is not None)
     assert kinds(ben.view or {}) == {"sit_in"}
     await press(ben, "sit_in")
-    await ben.wait_for(lambda v: "stake" in kinds(v) or v["phase"] == "betting", timeout=20)
+    await ben.wait_for(lambda v: "stake" in kinds(v) or v["phase"] == "betting", timeout=60)
     await closing(ada, ben)
 
 
@@ -356,6 +387,8 @@ async def test_a_trente_et_quarante_punter_sits_out_and_back(live: LiveServer) -
 
 
 async def test_the_opener_stands_up_a_seat_away_long_enough(live: LiveServer) -> None:
+    clock = TableClock()  # the table's time, moved on by the test (tests/api/table_clock.py)
+    live.services.lobby.clock = clock
     _table_id, (ada, ben) = await friends(live, "vingt-un", 2, **QUICK)
     await press(ben, "sit_out")
     await ada.wait_for(lambda v: seat_entry(v, 1)["sitting_out"])
@@ -367,13 +400,11 @@ async def test_the_opener_stands_up_a_seat_away_long_enough(live: LiveServer) ->
     await ben.send({"type": "stand_up", "seat": 0, "away_at_least": 0})
     assert (await ben.next_of("error"))["code"] == "not_allowed"
     bankroll = (await ben.http.get("/api/me")).json()["bankroll"]
-    await asyncio.sleep(1.1)
+    clock.pass_time(1.1)  # Ben has been away a second (and more) by the table's time
     await ada.send({"type": "stand_up", "seat": 1, "away_at_least": 1})
     view = await ben.wait_for(lambda v: v["you"] is None)
     assert all(s["seat"] != 1 for s in view["seats"])
-    await asyncio.sleep(0.3)
-    after = (await ben.http.get("/api/me")).json()["bankroll"]
-    assert after == bankroll + BUY_IN["vingt-un"]  # the stack went home
+    await bankroll_becomes(ben, bankroll + BUY_IN["vingt-un"])  # the stack went home
     result = await audit(live)
     assert result["balanced"] is True, result
     await closing(ada, ben)
@@ -383,7 +414,7 @@ async def test_the_host_stands_up_a_seat_over_rest(live: LiveServer) -> None:
     table_id, (ada, ben) = await friends(live, "greek-31", 2, **QUICK)
     await press(ben, "sit_out")
     await ada.wait_for(lambda v: seat_entry(v, 1)["sitting_out"])
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         url = f"/api/tables/{table_id}/seats/1/stand_up"
         refused = await http.post(url, json={"away_at_least": 3600})
         assert refused.status_code == 409, refused.text
@@ -405,8 +436,7 @@ async def test_leaving_while_sitting_out_sends_the_stack_home(live: LiveServer) 
     assert (await ben.next_of("error"))["code"] == "illegal_action"
     await ben.send({"type": "leave"})
     await ben.wait_for(lambda v: v["you"] is None)
-    await asyncio.sleep(0.3)
-    assert (await ben.http.get("/api/me")).json()["bankroll"] == 1000
+    await bankroll_becomes(ben, 1000)
     result = await audit(live)
     assert result["balanced"] is True, result
     await closing(ada, ben)

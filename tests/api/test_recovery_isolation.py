@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -21,6 +20,7 @@ from app.db.session import make_engine
 from tests.api.test_socket import audit
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+from tests.waiting import until
 
 HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 OPTIONS = {"min_bet": 10, "buy_in": 100, "banker_multiple": 3, "bet_seconds": 60}
@@ -103,15 +103,16 @@ async def test_an_unrestorable_table_is_closed_and_the_others_come_back(
 ) -> None:
     server = LiveServer(make_settings(database_url))
     await server.start()
-    async with httpx.AsyncClient(base_url=server.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=server.base_url, headers=HOST) as http:
         opener: dict[str, Any] = (await http.post("/api/session", json={"name": "Opener"})).json()
         broken = await _bot_table(http, opener["token"], "greek-31")
         healthy = await _bot_table(http, opener["token"], "vingt-un")
-    for _ in range(1000):  # both have played a hand: their states are stored
+
+    def both_played() -> bool:  # both have played a hand: their states are stored
         actors = [server.services.lobby.get(t) for t in (broken, healthy)]
-        if all(a is not None and a.hands_played >= 1 for a in actors):
-            break
-        await asyncio.sleep(0.01)
+        return all(a is not None and a.hands_played >= 1 for a in actors)
+
+    await until(both_played, "a hand played at both tables")
     await server.stop()
     await _break_state(database_url, broken)
 
@@ -121,7 +122,7 @@ async def test_an_unrestorable_table_is_closed_and_the_others_come_back(
         lobby = server.services.lobby
         assert lobby.get(healthy) is not None
         assert lobby.get(broken) is None
-        async with httpx.AsyncClient(base_url=server.base_url, headers=HOST) as http:
+        async with httpx.AsyncClient(timeout=30, base_url=server.base_url, headers=HOST) as http:
             report = (await http.get("/api/admin/recovery")).json()
             (closed,) = report["closed"]
             assert closed["table_id"] == broken and "restored" in closed["reason"]
@@ -139,15 +140,12 @@ async def test_an_unrestorable_table_is_closed_and_the_others_come_back(
 
 
 async def test_an_engine_that_cannot_deal_pauses_its_table_for_the_host(live: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         opener: dict[str, Any] = (await http.post("/api/session", json={"name": "Opener"})).json()
         table_id = await _bot_table(http, opener["token"], "vingt-un")
         actor = live.services.lobby.get(table_id)
         assert actor is not None
-        for _ in range(1000):
-            if actor.hands_played >= 1 and not actor.engine.in_hand:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: actor.hands_played >= 1 and not actor.engine.in_hand, "a hand played")
         async with actor.lock:
             engine = actor.engine
 
@@ -156,20 +154,14 @@ async def test_an_engine_that_cannot_deal_pauses_its_table_for_the_host(live: Li
                 raise ZeroDivisionError("a fault in the engine")
 
             engine.start_hand = broken_deal  # type: ignore[method-assign]
-        for _ in range(1000):
-            if actor.status == "paused":
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: actor.status == "paused", "the table paused")
         assert actor.status == "paused" and "could not deal" in (actor.pause_reason or "")
         assert actor.engine is not engine and not actor.engine.in_hand  # back as it was
         assert (await http.get(f"/api/tables/{table_id}")).json()["paused"] is True
         # the host resumes: the rebuilt engine deals again
         assert (await http.post(f"/api/admin/tables/{table_id}/resume")).status_code == 200
         played = actor.hands_played
-        for _ in range(1000):
-            if actor.hands_played > played:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: actor.hands_played > played, "a hand dealt after the resume")
         assert actor.hands_played > played
         result = (await http.get("/api/admin/audit")).json()
         assert result["balanced"] is True, result

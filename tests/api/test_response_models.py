@@ -108,7 +108,7 @@ async def test_an_answer_keeps_exactly_the_keys_the_route_set() -> None:
     app = FastAPI()
     app.include_router(router)
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+    async with httpx.AsyncClient(timeout=30, transport=transport, base_url="http://t") as client:
         assert (await client.get("/seat")).json() == answer
 
 

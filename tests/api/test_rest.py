@@ -76,7 +76,7 @@ async def test_a_session_creates_a_player_with_the_starting_bankroll(
 
     # A fresh client is a new player, under a name nobody has yet
     async with httpx.AsyncClient(
-        base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
+        timeout=30, base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
     ) as other:
         taken = await other.post("/api/session", json={"name": "ada lovelace"})
         assert taken.status_code == 409 and "taken" in error_text(taken)
@@ -87,7 +87,7 @@ async def test_a_session_creates_a_player_with_the_starting_bankroll(
 async def test_a_bearer_token_also_names_the_existing_player(http: httpx.AsyncClient) -> None:
     first = await session_for(http, "Basil")
     async with httpx.AsyncClient(
-        base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
+        timeout=30, base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
     ) as other:
         again = await other.post(
             "/api/session", json={"name": "Clio"}, headers=bearer(first["token"])
@@ -133,7 +133,7 @@ async def test_bad_names_are_refused_with_a_message(http: httpx.AsyncClient) -> 
 async def test_names_in_any_script_are_welcome(live: LiveServer) -> None:
     for name in ("Zoë", "李雷", "O'Brien", "Jean-Luc", "dr. who", "x_y", "7", "a" * 24):
         async with httpx.AsyncClient(
-            base_url=live.base_url, headers={"origin": live.base_url}
+            timeout=30, base_url=live.base_url, headers={"origin": live.base_url}
         ) as fresh:
             assert (await session_for(fresh, name))["name"] == name
 
@@ -154,7 +154,7 @@ async def test_me_needs_a_token_or_the_cookie(http: httpx.AsyncClient) -> None:
         "bankroll": 1000,
     }
     async with httpx.AsyncClient(
-        base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
+        timeout=30, base_url=str(http.base_url), headers={"origin": http.headers["origin"]}
     ) as other:
         with_token = await other.get("/api/me", headers=bearer(me["token"]))
         assert with_token.status_code == 200
@@ -358,7 +358,7 @@ async def bots_play(live: LiveServer, opener: Player, hands: int) -> str:
         assert response.status_code == 201, response.text
     table = live.services.lobby.get(table_id)
     assert table is not None
-    deadline = asyncio.get_running_loop().time() + 20
+    deadline = asyncio.get_running_loop().time() + 60  # for a stuck run only
     while True:
         assert asyncio.get_running_loop().time() < deadline, "the bots did not play"
         await asyncio.sleep(0.02)
@@ -473,7 +473,7 @@ async def test_a_player_sees_their_own_face_down_card_in_the_history(live: LiveS
 
     mine = (await me.http.get(f"/api/hands/{hand_id}")).json()
     theirs = (await nosy.http.get(f"/api/hands/{hand_id}")).json()
-    anon = httpx.AsyncClient(base_url=live.base_url, headers={"origin": live.base_url})
+    anon = httpx.AsyncClient(timeout=30, base_url=live.base_url, headers={"origin": live.base_url})
     public = (await anon.get(f"/api/hands/{hand_id}")).json()
     await anon.aclose()
     assert mine["viewer_seat"] == 1 and theirs["viewer_seat"] is None
@@ -509,7 +509,7 @@ async def test_only_the_opener_or_the_host_seats_bots(live: LiveServer) -> None:
     refused = await other.http.post(f"/api/tables/{table_id}/bots", json={})
     assert refused.status_code == 403
     async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}
+        timeout=30, base_url=live.base_url, headers={"origin": live.base_url}
     ) as anonymous:
         assert (await anonymous.post(f"/api/tables/{table_id}/bots", json={})).status_code == 401
         # the host needs no player session: the admin token alone will do (docs/protocol.md)
@@ -562,7 +562,7 @@ async def test_a_join_code_guards_new_sessions(database_url: str) -> None:
     await server.start()
     try:
         async with httpx.AsyncClient(
-            base_url=server.base_url, headers={"origin": server.base_url}
+            timeout=30, base_url=server.base_url, headers={"origin": server.base_url}
         ) as http:
             for extra in ({}, {"join_code": "wrong"}, {"join_code": ""}, {"join_code": "Sesame"}):
                 response = await http.post("/api/session", json={"name": "Ada", **extra})
@@ -586,7 +586,7 @@ async def test_a_non_ascii_join_code_is_refused_not_a_crash(database_url: str) -
     await server.start()
     try:
         async with httpx.AsyncClient(
-            base_url=server.base_url, headers={"origin": server.base_url}
+            timeout=30, base_url=server.base_url, headers={"origin": server.base_url}
         ) as http:
             response = await http.post("/api/session", json={"name": "Ada", "join_code": "sésame"})
     finally:

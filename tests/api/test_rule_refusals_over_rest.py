@@ -16,7 +16,7 @@ async def test_a_chat_refusal_names_its_code(live: LiveServer) -> None:
     ada = await Player.join(live, "Ada")
     table = await ada.open_table("trianta-ena")
     base = f"/api/tables/{table}/chat"
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
         gone = await host.delete(f"{base}/messages/999")
         assert gone.status_code == 404
         assert gone.json()["code"] == ErrorCode.NO_SUCH_MESSAGE
@@ -29,7 +29,7 @@ async def test_a_chat_refusal_names_its_code(live: LiveServer) -> None:
 
 async def test_a_stand_up_refusal_names_its_code(live: LiveServer) -> None:
     table_id, (ada, ben) = await friends(live, "greek-31", 2, **QUICK)
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         url = f"/api/tables/{table_id}/seats/1/stand_up"
         present = await http.post(url, json={"away_at_least": 0})
         assert present.status_code == 409
@@ -43,7 +43,7 @@ async def test_a_stand_up_refusal_names_its_code(live: LiveServer) -> None:
 
 async def test_other_refusals_keep_their_plain_body(live: LiveServer) -> None:
     """A refusal that is not the table's rules (no such table) answers ``detail`` alone."""
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         response = await http.delete("/api/tables/nosuchtable/chat/messages/1")
     assert response.status_code == 404
     assert "code" not in response.json()

@@ -105,8 +105,9 @@ async def test_rules_blind_client(live_as_served: LiveServer, game: str, start: 
 
     accepted = refused = 0
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 40  # slow on a busy machine: give it time, not a lower bar
-    while accepted < 60 and loop.time() < deadline:
+    deadline = loop.time() + 120  # for a stuck run only: a busy machine is given the time
+    while accepted < 60:
+        assert loop.time() < deadline, f"{game}: only {accepted} actions accepted"
         mover = next(
             (p for p in rng.sample(people, len(people)) if p.view and p.view["legal"]), None
         )
@@ -135,7 +136,6 @@ async def test_rules_blind_client(live_as_served: LiveServer, game: str, start: 
             for state in person.states:
                 assert hidden_card_leaks(state["view"]) == [], (game, state["view"])
             person.states.clear()
-    assert accepted >= 20, f"{game}: only {accepted} actions accepted"
     assert refused > 0
     result = await audit(live)
     assert result["balanced"] is True, result

@@ -60,7 +60,7 @@ def visible_text(html: str) -> str:
 
 
 async def test_every_game_has_its_page_with_its_sections_headings(live: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         for game in GAME_IDS:
             page = await http.get(f"/games/{game}/rules")
             assert page.status_code == 200, game
@@ -91,7 +91,7 @@ async def test_every_game_has_its_page_with_its_sections_headings(live: LiveServ
 
 
 async def test_citations_link_to_the_page_or_to_another_games_page(live: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         greek = (await http.get("/games/greek-31/rules")).text
     assert '<a href="#s2-11">§2.11</a>' in greek  # its own subsection
     assert '<a href="#s0-4">§0.4</a>' in greek  # the common ground it cites, on the page
@@ -100,7 +100,7 @@ async def test_citations_link_to_the_page_or_to_another_games_page(live: LiveSer
 
 async def test_the_book_is_rendered_with_raw_html_off(live: LiveServer) -> None:
     """Nothing of the book's text reaches the page as markup: only the tags markdown-it makes."""
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         html = (await http.get("/games/trianta-ena/rules")).text
     article = html[html.index('<article class="rules-book"') : html.index("</article>")]
     tags = set(re.findall(r"</?([a-z0-9]+)", article))
@@ -129,7 +129,7 @@ async def test_the_book_is_rendered_with_raw_html_off(live: LiveServer) -> None:
 
 
 async def test_an_unknown_game_is_the_sites_own_404_page(live: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         for path in ("/games/blackjack/rules", "/games/%3Cscript%3E/rules", "/games/app/rules"):
             page = await http.get(path)
             assert page.status_code == 404, path
@@ -142,7 +142,7 @@ async def test_an_unknown_game_is_the_sites_own_404_page(live: LiveServer) -> No
 async def test_a_page_opened_from_a_table_links_back_to_it(live: LiveServer) -> None:
     ada = await Player.join(live, "Ada")
     public = await ada.open_table("vingt-un")
-    async with httpx.AsyncClient(base_url=live.base_url) as stranger:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as stranger:
         page = (await stranger.get(f"/games/vingt-un/rules?table={public}")).text
         assert 'id="back-to-table"' in page and f'href="/tables/{public}"' in page
         # a table that does not exist: no link back, no word of it
@@ -152,19 +152,20 @@ async def test_a_page_opened_from_a_table_links_back_to_it(live: LiveServer) -> 
 
 async def test_a_private_tables_way_back_needs_its_invite(live: LiveServer) -> None:
     ada = await Player.join(live, "Ada")
+    # a name no rule book page holds ("Hidden" is in §0.8's heading, which §2 cites)
     created = await ada.http.post(
-        "/api/tables", json={"game": "greek-31", "name": "Hidden", "private": True}
+        "/api/tables", json={"game": "greek-31", "name": "Hideaway", "private": True}
     )
     table_id = created.json()["table_id"]
     invite = created.json()["invite_path"].split("invite=")[1]
-    async with httpx.AsyncClient(base_url=live.base_url) as stranger:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as stranger:
         without = (await stranger.get(f"/games/greek-31/rules?table={table_id}")).text
-        assert "back-to-table" not in without and "Hidden" not in without
+        assert "back-to-table" not in without and "Hideaway" not in without
         assert "at-this-table" not in without
         invited = (
             await stranger.get(f"/games/greek-31/rules?table={table_id}&invite={invite}")
         ).text
-        assert f'href="/tables/{table_id}?invite={invite}"' in invited and "Hidden" in invited
+        assert f'href="/tables/{table_id}?invite={invite}"' in invited and "Hideaway" in invited
         assert 'id="at-this-table"' in invited and "Stakes 10 to 100 chips" in invited
     # the opener is let back without the invite, as at the table itself
     opener = (await ada.http.get(f"/games/greek-31/rules?table={table_id}")).text
@@ -179,7 +180,7 @@ async def test_the_table_page_tells_its_options_in_words_and_links_to_the_rules(
         table_id = await ada.open_table(game)
         page = await ada.http.get(f"/tables/{table_id}")
         assert page.status_code == 200
-        assert f'href="/games/{game}/rules?table={table_id}"' in page.text
+        assert f'href="/games/{game}/how-to-play?table={table_id}"' in page.text
         data = re.search(
             r'<script type="application/json" id="table-data">(.*?)</script>', page.text, re.S
         )
@@ -195,7 +196,7 @@ async def test_the_table_page_tells_its_options_in_words_and_links_to_the_rules(
 async def test_the_lobby_tells_each_game_in_its_own_sentence(live: LiveServer) -> None:
     """The lobby's sentence about a game is the game's own (its class's ``BLURB``), beside
     the link to its rules: a new game brings its sentence with it."""
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         html = unescape((await http.get("/")).text)
     for game in GAME_IDS:
         cls = game_class(game)

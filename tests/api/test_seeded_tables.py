@@ -5,7 +5,6 @@ cards, and two tables of bots seeded alike play the same hands."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,13 +13,14 @@ import pytest
 
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
+from tests.waiting import until
 
 HOST = {"authorization": f"Bearer {ADMIN_TOKEN}"}
 SEED = "5eed" * 16
 
 
 async def seed(live: LiveServer, table_id: str, value: str) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         return await http.post(f"/api/admin/tables/{table_id}/seed", json={"seed": value})
 
 
@@ -81,7 +81,7 @@ async def test_two_tables_seeded_alike_deal_the_same_cards(live: LiveServer) -> 
     other = await coup(live, "Clio", "00" * 32)
     assert first == second
     assert first != other  # (a one-in-billions chance of dealing the same two rows)
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         assert (await http.get("/api/admin/audit")).json()["balanced"] is True
 
 
@@ -91,7 +91,7 @@ async def bot_hands(live: LiveServer, name: str, value: str, count: int) -> list
     hands did, seat by seat."""
     person = await Player.join(live, name)
     table_id = await person.open_table("vingt-un", min_bet=10, max_bet=100)
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as http:
         admin = f"/api/admin/tables/{table_id}"
         assert (await http.post(f"{admin}/pause", json={"reason": "seating"})).status_code == 200
         assert (await seed(live, table_id, value)).status_code == 200
@@ -99,11 +99,12 @@ async def bot_hands(live: LiveServer, name: str, value: str, count: int) -> list
             added = await person.http.post(f"/api/tables/{table_id}/bots", json={})
             assert added.status_code == 201, added.text
         assert (await http.post(f"{admin}/resume")).status_code == 200
-        for _ in range(600):
+
+        async def played() -> bool:
             table = (await http.get(f"/api/tables/{table_id}")).json()
-            if table["hands_played"] >= count:
-                break
-            await asyncio.sleep(0.05)
+            return bool(table["hands_played"] >= count)
+
+        await until(played, f"{count} hands played")
         assert (await http.post(f"{admin}/pause", json={"reason": "done"})).status_code == 200
         await live.services.writer.flush()
         rows = (await http.get(f"/api/tables/{table_id}/hands")).json()["hands"]

@@ -1,8 +1,9 @@
 """Settling up through the real app: people play real hands, then each player's net in the
-settlement is their net in the ledger (``hand_players``) and the sum of what every hand's
-record (``GET /api/hands/{id}``) says they won or lost; the payments bring every party to zero
-and are no more than parties − 1; what the group won from the house or from people outside it
-is a party of its own."""
+settlement is their net in the ledger (their chips at the table now plus what they cashed out,
+less what they brought), the sum of ``hand_players`` and of what every hand's record (``GET
+/api/hands/{id}``) says they won or lost (no table was closed: nothing moved outside a hand);
+the payments are person to person, settle what is left of every net once what is apart (the
+house, others, a pot) is taken out, and are no more than players − 1."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from app.db.models import Hand, HandPlayer
+from app.db.models import Account, Hand, HandPlayer, LedgerEntry
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.review.live_play import play
@@ -41,6 +42,32 @@ async def ledger_nets(live: LiveServer, table_id: str) -> dict[str, int]:
         return {str(p): int(n) for p, n in rows.all()}
 
 
+async def held_nets(live: LiveServer, table_id: str) -> dict[str, int]:
+    """Each player's change at the table, from balances: what their accounts there hold now,
+    plus what they cashed out, less what they bought in and topped up with."""
+    out: Counter[str] = Counter()
+    async with live.services.sessionmaker() as session:
+        for player, balance in await session.execute(
+            select(Account.player_id, Account.balance).where(
+                Account.table_id == table_id, Account.player_id.is_not(None)
+            )
+        ):
+            out[str(player)] += int(balance)
+        for source, target, amount, reason in await session.execute(
+            select(
+                LedgerEntry.source, LedgerEntry.target, LedgerEntry.amount, LedgerEntry.reason
+            ).where(
+                LedgerEntry.table_id == table_id,
+                LedgerEntry.reason.in_(("buy-in", "top-up", "cash-out")),
+            )
+        ):
+            if reason == "cash-out":
+                out[str(target).split(":", 1)[1]] += int(amount)
+            else:
+                out[str(source).split(":", 1)[1]] -= int(amount)
+    return {p: n for p, n in out.items()}
+
+
 async def record_nets(me: Player, table_id: str) -> tuple[dict[str, int], int]:
     """Each player's net summed over every finished hand's result as the API gives it."""
     page = (await me.http.get(f"/api/tables/{table_id}/hands", params={"limit": 100})).json()
@@ -57,15 +84,21 @@ async def record_nets(me: Player, table_id: str) -> tuple[dict[str, int], int]:
 
 
 def check_settles(answer: dict[str, Any]) -> None:
-    """The payments bring every party to zero, in whole chips, at most parties − 1 of them."""
-    left = {p["id"]: p["net"] for p in answer["parties"]}
+    """Every party is a player; each net is what is apart plus what the payments settle; the
+    payments are person to person, in whole chips, bring what is left to zero, at most
+    players − 1 of them."""
+    assert {p["kind"] for p in answer["parties"]} <= {"player"}
+    for p in answer["parties"]:
+        assert p["net"] == p["house"] + p["others"] + p["pot"] + p["settle"]
+    left = {p["id"]: p["settle"] for p in answer["parties"]}
     assert sum(left.values()) == 0
     for pay in answer["payments"]:
+        assert pay["payer"] in left and pay["payee"] in left
         assert isinstance(pay["amount"], int) and pay["amount"] > 0
         left[pay["payer"]] += pay["amount"]
         left[pay["payee"]] -= pay["amount"]
     assert set(left.values()) <= {0}
-    with_net = sum(1 for p in answer["parties"] if p["net"])
+    with_net = sum(1 for p in answer["parties"] if p["settle"])
     assert len(answer["payments"]) <= max(0, with_net - 1)
 
 
@@ -77,7 +110,9 @@ async def test_a_tables_settlement_is_its_ledger_and_settles(live: LiveServer) -
     from_records, finished = await record_nets(me, table_id)
     assert answer["hands"] == finished >= 3
     players = {p["id"]: p["net"] for p in answer["parties"] if p["kind"] == "player"}
+    held = await held_nets(live, table_id)
     assert players == ledger == {p: n for p, n in from_records.items()}
+    assert players == {p: n for p, n in held.items() if p in players}
     # a banking game among people only: the group's nets balance among themselves
     assert [p["kind"] for p in answer["parties"]] == ["player"] * len(players)
     assert {c["id"] for c in answer["candidates"]} == set(ledger)
@@ -136,8 +171,7 @@ async def test_a_group_settles_with_the_others_and_a_voided_hand_counts_nothing(
     nets = {p["id"]: p["net"] for p in answer["parties"]}
     for pid in group:
         assert nets[pid] == ledger.get(pid, 0)
-    outside = sum(n for p, n in ledger.items() if p not in group)
-    assert nets.get("others", 0) == outside
+    assert set(nets) == set(group)  # the others are apart, never a party
     assert [c["chosen"] for c in answer["candidates"]].count(True) == 2
     check_settles(answer)
     await me.close()
@@ -149,8 +183,14 @@ async def test_the_house_is_a_party_of_its_own(live: LiveServer) -> None:
     answer = (await me.http.get("/api/settle", params={"table_id": table_id})).json()
     ledger = await ledger_nets(live, table_id)
     nets = {p["id"]: p["net"] for p in answer["parties"]}
-    assert {k: v for k, v in nets.items() if k != "house"} == ledger
-    assert nets.get("house", 0) == -sum(ledger.values())
+    assert nets == ledger
+    # every chip was won from or lost to the house: apart, nothing to pay among friends
+    assert {p["id"]: p["house"] for p in answer["parties"]} == ledger
+    assert answer["payments"] == []
+    for p in answer["parties"]:
+        if p["net"]:
+            told = [line.casefold() for line in answer["apart_text"]]
+            assert any(p["name"].casefold() in line and "the house" in line for line in told)
     check_settles(answer)
     await me.close()
 
@@ -162,9 +202,12 @@ async def test_a_pot_carried_over_is_a_party_of_its_own(live: LiveServer) -> Non
     answer = (await me.http.get("/api/settle", params={"table_id": table_id})).json()
     ledger = await ledger_nets(live, table_id)
     nets = {p["id"]: p["net"] for p in answer["parties"]}
-    assert {k: v for k, v in nets.items() if k != "pot"} == ledger
-    assert nets.get("pot", 0) == -sum(ledger.values())
-    assert "house" not in nets and "others" not in nets
+    assert nets == ledger
+    # what stayed in the pot is borne by its side in proportion, never paid to "the pot"
+    assert sum(p["pot"] for p in answer["parties"]) == sum(ledger.values())
+    assert all(p["house"] == 0 for p in answer["parties"])
+    if sum(ledger.values()):
+        assert any("stayed in the pot" in line for line in answer["apart_text"])
     check_settles(answer)
     await me.close()
 

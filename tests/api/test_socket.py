@@ -8,6 +8,7 @@ import random
 
 import httpx
 
+from app.runtime.table.actor import TableActor
 from tests.client import Player, hidden_card_leaks
 from tests.conftest import ADMIN_TOKEN, LiveServer
 
@@ -15,7 +16,7 @@ FAST = {"turn_seconds": 5, "bet_seconds": 5}
 
 
 async def audit(live: LiveServer) -> dict[str, object]:
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         response = await http.get(
             "/api/admin/audit", headers={"authorization": f"Bearer {ADMIN_TOKEN}"}
         )
@@ -33,21 +34,25 @@ async def trianta_table(live: LiveServer, players: int = 2) -> tuple[str, list[P
     return table_id, people
 
 
-async def play_randomly(people: list[Player], rng: random.Random, actions: int) -> int:
+async def play_randomly(
+    people: list[Player], rng: random.Random, actions: int, table: TableActor
+) -> int:
     """Everyone plays random legal actions; returns how many were sent. Every one must be
     acknowledged, and no view may carry another seat's face-down card."""
     sent = 0
     loop = asyncio.get_running_loop()
-    idle_since = loop.time()
+    deadline = loop.time() + 60  # for a stuck run only, never a measure
     while sent < actions:
         mover = next((p for p in people if p.view and p.view["legal"]), None)
         if mover is None:
-            # random play can leave everyone broke: then nobody may act, and that is the end
-            if loop.time() - idle_since > 5:
+            # random play can leave everyone broke: then no hand can start, nobody may act,
+            # and that is the end
+            engine = table.engine
+            if not engine.in_hand and (engine.table_over or not engine.can_start()):
                 break
+            assert loop.time() < deadline, f"nobody may act: {people[0].view}"
             await asyncio.sleep(0.005)
             continue
-        idle_since = loop.time()
         action = mover.random_legal(rng)
         assert action is not None
         reply = await mover.act(action)
@@ -64,11 +69,18 @@ async def play_randomly(people: list[Player], rng: random.Random, actions: int) 
 
 async def test_random_legal_play_is_accepted_and_hides_cards(live: LiveServer) -> None:
     table_id, people = await trianta_table(live, 3)
+    table = live.services.lobby.get(table_id)
+    assert table is not None
     spectator = Player(live.base_url, live.ws_url, "watcher", "", {})
     await spectator.connect(table_id, token=False)
     assert spectator.view is not None and spectator.view["you"] is None
-    assert await play_randomly(people, random.Random(7), 40) >= 10
-    await asyncio.sleep(0.2)
+    assert await play_randomly(people, random.Random(7), 40, table) >= 10
+    # the spectator has been sent every state the players have
+    latest = max(person.version for person in people)
+    deadline = asyncio.get_running_loop().time() + 30  # for a stuck run only
+    while spectator.version < latest:
+        assert asyncio.get_running_loop().time() < deadline, (spectator.version, latest)
+        await asyncio.sleep(0.01)
     for state in spectator.states:
         assert hidden_card_leaks(state["view"]) == []
         assert state["view"]["legal"] == []
@@ -133,7 +145,7 @@ async def test_resend_with_the_same_id_is_applied_once(live: LiveServer) -> None
     assert table is not None
     async with table.lock:
         if table.hand_id == hand_id:
-            actions = list(table._actions)
+            actions = list(table.core.hand.actions if table.core.hand else [])
         else:
             await live.services.writer.flush()
             actions = (await player.http.get(f"/api/hands/{hand_id}")).json()["actions"]

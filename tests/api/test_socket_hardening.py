@@ -138,7 +138,7 @@ async def test_an_unexpected_failure_is_answered_and_the_table_goes_on(
     def broken(*_: object) -> None:
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(table, "_act", broken)
+    monkeypatch.setattr(table.core, "act", broken)
     server_log.clear()
     reply = await player.act({"kind": "bet", "amount": 2}, msg_id="boom-1")
     assert reply == {

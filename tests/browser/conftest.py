@@ -25,6 +25,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
+HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
+"""Chromium's headless shell (Debian's chromium-headless-shell, the same engine and version;
+what Playwright itself runs headless): the tests' pages run in it where it is installed, on a
+fifth less CPU than the whole browser's headless mode (Chromium is most of the browser pass's
+CPU). A test that needs what only the whole browser has (notifications) asks for
+``full_chromium``."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -39,6 +45,15 @@ SHOTS = Path("/tmp/shots")
 WIDE = {"width": 1280, "height": 800}
 NARROW = {"width": 390, "height": 844}
 ADMIN_TOKEN = "browser-admin-token"
+ACTION_TIMEOUT = 30_000
+"""Milliseconds a page's action (a click, a fill, a navigation) may wait for its element;
+``expect`` waits up to EXPECT_TIMEOUT for what it asserts. Both only end a test that is stuck:
+one that passes waits no longer for them, and a busy machine (every worker's Chromium drawing
+tables of bots) stretches what takes a second when idle to several."""
+EXPECT_TIMEOUT = 30_000
+STARTUP_PATIENCE = 120.0
+"""Seconds a server may take to answer once started: a guard for a stuck start only (a
+start takes a second or two when idle, and 30 s was not enough with every core busy)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +70,7 @@ def _free_port() -> int:
 
 
 def _wait_until_up(url: str, process: subprocess.Popen[bytes], log_path: Path) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STARTUP_PATIENCE
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited early:\n{log_path.read_text()[-3000:]}")
@@ -66,7 +81,8 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], log_path: Path) -
         except (urllib.error.URLError, OSError):
             pass
         time.sleep(0.1)
-    raise RuntimeError(f"the server did not answer within 30 s:\n{log_path.read_text()[-3000:]}")
+    tail = log_path.read_text()[-3000:]
+    raise RuntimeError(f"the server did not answer within {STARTUP_PATIENCE:.0f} s:\n{tail}")
 
 
 class ServedProcess:
@@ -82,7 +98,9 @@ class ServedProcess:
             **os.environ,
             "DATABASE_URL": f"sqlite+aiosqlite:///{self.db_path}",
             "NEXT_HAND_SECONDS": "0.3",
-            "BOT_DELAY_SECONDS": "0.05",
+            # every state a bot's act brings is drawn again by each page at the table: at
+            # 0.05 s Chromium spent a sixth more CPU on it, and the pass took longer
+            "BOT_DELAY_SECONDS": "0.1",
             "ENVIRONMENT": "test",
             "HOST": "127.0.0.1",
             "PORT": str(self.port),
@@ -94,7 +112,11 @@ class ServedProcess:
             # one browser's player may open many tables and bots
             # (tests/api/test_abuse_limits.py)
             "MAX_TABLES_PER_PLAYER": "0",
+            "MAX_TABLES_PER_HOUR": "0",
             "MAX_BOTS_PER_TABLE": "0",
+            # the session's tables keep their bots seated: the bots' bank covers them all
+            # (tests/api/test_bot_pool.py tests a bank that cannot)
+            "BOTS_FLOAT": "100000000",
             **settings,
         }
         self.env.pop("JOIN_CODE", None)
@@ -146,17 +168,34 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserSer
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
+def playwright_driver() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(NO_CHROMIUM)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_TIMEOUT)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield playwright
+
+
+def _launch(playwright: Any, executable: Path) -> Iterator[Any]:
+    browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_driver: Any) -> Iterator[Any]:
+    """The browser the pages run in: the headless shell where installed, else Chromium."""
+    yield from _launch(playwright_driver, HEADLESS_SHELL if HEADLESS_SHELL.exists() else CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def full_chromium(playwright_driver: Any) -> Iterator[Any]:
+    """The whole Chromium (its headless mode), for what the headless shell lacks."""
+    yield from _launch(playwright_driver, CHROMIUM)
 
 
 @pytest.fixture
@@ -174,7 +213,7 @@ def open_page(chromium: Any, live_server: BrowserServer) -> Iterator[Callable[..
             # write made with the sign-in cookie must (app/api/middleware.py)
             extra_http_headers={"origin": live_server.url},
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))

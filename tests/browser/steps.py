@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ADMIN_TOKEN
@@ -31,6 +32,27 @@ def sit(page: Any, seat: int) -> None:
     expect(page.locator("#amount-dialog")).to_be_visible()
     page.click("#amount-ok")
     expect(page.locator(f'.seat.is-you[data-seat="{seat}"]')).to_be_visible()
+
+
+def ready_to_press(button: Any) -> bool:
+    """Whether ``button`` (a locator) is on the page, visible and enabled now. Asked without
+    waiting for it: a button a state has just removed would otherwise hold the test until
+    Playwright's timeout (the next hand's button comes only once the test acts again)."""
+    try:
+        return bool(button.is_visible() and button.is_enabled(timeout=500))
+    except PlaywrightTimeoutError:
+        return False
+
+
+def press_while_redrawn(button: Any) -> None:
+    """Press ``button`` (a locator) on a table page that bots keep redrawing: every state
+    redraws the seats, several times a second at a table of bots, and Playwright's click waits
+    for the button to stay put for two frames, which on a busy machine it may never do
+    ("element was detached from the DOM, retrying" for ten seconds). The button must be
+    visible; its click event is then dispatched to it at once, as a person's click lands on
+    whatever is under it."""
+    expect(button).to_be_visible()
+    button.dispatch_event("click")
 
 
 def as_host(page: Any, path: str, data: dict[str, Any] | None = None) -> Any:

@@ -19,6 +19,8 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import describe, grave
 from tests.browser.conftest import ADMIN_TOKEN, NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import press_while_redrawn
+from tests.browser.test_vingt_un_browser import play_plainly
 
 GAMES = {
     # options that keep a person's decision open while axe reads the page; bots fill the table
@@ -92,7 +94,7 @@ def sit_and_wait_for_play(page: Any, table_id: str) -> None:
     """Take the first free seat with the offered buy-in; wait until cards or choices show."""
     page.goto(f"/tables/{table_id}")
     expect(page.locator("#conn[data-state=open]")).to_be_visible()
-    page.locator(".seat-empty button").first.click()
+    press_while_redrawn(page.locator(".seat-empty button").first)
     expect(page.locator("#amount-dialog")).to_be_visible()
     page.click("#amount-ok")
     expect(page.locator(".seat.is-you")).to_be_visible()
@@ -100,7 +102,11 @@ def sit_and_wait_for_play(page: Any, table_id: str) -> None:
 
 
 def played_hand(page: Any, table_id: str, seconds: float = 60) -> str:
-    """A finished hand of the table that this page's player played (their replay opens)."""
+    """A finished hand of the Vingt-un table that this page's player played (their replay
+    opens): back at the table, the player stakes the least and stands until one has ended
+    (left to its 30-second clocks, a hand took the best part of a minute)."""
+    page.goto(f"/tables/{table_id}")
+    expect(page.locator("#conn[data-state=open]")).to_be_visible()
     deadline = time.monotonic() + seconds
     while True:
         hands = page.request.get(f"/api/hands?table_id={table_id}&limit=20").json()["hands"]
@@ -108,7 +114,8 @@ def played_hand(page: Any, table_id: str, seconds: float = 60) -> str:
         if mine:
             return str(mine[0]["hand_id"])
         assert time.monotonic() < deadline, f"no hand finished at {table_id}"
-        page.wait_for_timeout(250)
+        play_plainly(page, splits=False)
+        page.wait_for_timeout(100)
 
 
 @pytest.mark.browser

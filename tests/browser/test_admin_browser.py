@@ -272,6 +272,10 @@ def test_a_recovery_link_carries_the_player_to_another_device(
     # Another device (its own cookies) opens the link: it is Cleo, with Cleo's bankroll.
     phone = open_page(NARROW)
     phone.goto(first_link)
+    # opening the link signs nobody in: the page asks first
+    expect(phone.locator("#recover-title")).to_have_text("Sign in as Cleo Recovers?")
+    expect(phone.locator("#recover-whoami")).to_contain_text("not signed in")
+    phone.click("#recover-confirm")
     expect(phone).to_have_url(re.compile(r"/$"))
     expect(phone.locator("#signin-slot")).to_contain_text("Signed in as Cleo Recovers")
     expect(phone.get_by_test_id("whoami-name")).to_have_text("Cleo Recovers")
@@ -289,7 +293,7 @@ def test_a_recovery_link_carries_the_player_to_another_device(
     third.goto(first_link)
     expect(third.locator("#recover-message")).to_contain_text("not valid")
     expect(third.locator("#recover-form")).to_be_visible()
-    expect(third.locator("#whoami")).to_contain_text("Not signed in")
+    expect(third.locator("#recover-whoami")).to_contain_text("not signed in")
     shot(third, "narrow-recover-invalid", full_page=False)
     # The new code, typed into the form, works.
     third.fill("#recover-code", cleo.locator("#recovery-code").input_value())

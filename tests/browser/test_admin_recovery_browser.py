@@ -73,7 +73,7 @@ def test_the_host_page_names_a_table_the_start_up_had_to_close(
     opener = server.call("POST", "/api/session", {"name": "Opener"}, token="")
     broken = _bot_table(server, opener["token"], "greek-31", "Spoilt table")
     healthy = _bot_table(server, opener["token"], "vingt-un", "Healthy table")
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # both tables have stored a state after a hand
         tables = {t["table_id"]: t for t in server.call("GET", "/api/admin/tables")}
         if all(tables[t]["hands_played"] >= 1 for t in (broken, healthy)):

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import WIDE, BrowserServer
+from tests.browser.steps import press_while_redrawn
 
 OPTIONS = {"turn_seconds": 8, "min_bet": 10, "max_bet": 100}
 
@@ -48,6 +49,12 @@ SEE = """(state) => {
   window.__visibility = state;
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
+
+
+@pytest.fixture
+def chromium(full_chromium: Any) -> Any:
+    """The whole Chromium: the headless shell has no notifications to grant."""
+    return full_chromium
 
 
 def open_table(page: Any) -> str:
@@ -86,7 +93,7 @@ def test_a_hidden_tab_is_told_of_the_turn(live_server: BrowserServer, open_page:
     # Hide the tab, then sit: the stake becomes hers while the tab is hidden.
     page.evaluate(SEE, "hidden")
     expect(page).to_have_title(plain)  # hidden, but nothing calls for her yet
-    page.locator(".seat-empty button").first.click()
+    press_while_redrawn(page.locator(".seat-empty button").first)
     page.click("#amount-ok")
     expect(page.locator(".seat.is-you")).to_be_visible()
     expect(page.locator('.action[data-kind="stake"]')).to_be_visible(timeout=20_000)
@@ -125,7 +132,7 @@ def test_the_mute_switch_is_remembered(live_server: BrowserServer, open_page: An
     assert page.evaluate("() => localStorage.getItem('t31.sound.muted')") == "1"
 
     # Muted, the turn rings nothing (it is still said in the live region).
-    page.locator(".seat-empty button").first.click()
+    press_while_redrawn(page.locator(".seat-empty button").first)
     page.click("#amount-ok")
     expect(page.locator('.action[data-kind="stake"]')).to_be_visible(timeout=20_000)
     expect(page.locator("#announce")).to_contain_text("Your turn: stake")

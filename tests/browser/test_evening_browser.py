@@ -28,6 +28,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import describe, grave
 from tests.browser.conftest import (
+    ACTION_TIMEOUT,
     CHROMIUM,
     NARROW,
     NO_CHROMIUM,
@@ -36,7 +37,7 @@ from tests.browser.conftest import (
     ServedProcess,
 )
 from tests.browser.steps import as_host, choose_name, sit
-from tests.browser.test_chat_browser import open_chat, say
+from tests.browser.test_chat_browser import flood, open_chat, say
 from tests.browser.test_settle_browser import settles, shown_nets, shown_payments
 
 pytestmark = pytest.mark.browser
@@ -87,7 +88,7 @@ def over(page: Any) -> int:
     return int(page.locator("#log li", has_text="Hand over").count())
 
 
-def play_hand(pages: list[Any], watcher: Any, timeout: float = 30) -> None:
+def play_hand(pages: list[Any], watcher: Any, timeout: float = 90) -> None:
     """Play the hand now dealt to its end through the buttons ``legal`` draws: stake, hide the
     first card (a dealer's stand), stand."""
     done = over(watcher)
@@ -131,7 +132,7 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         context = chromium.new_context(
             viewport=viewport, base_url=server.url, extra_http_headers={"origin": server.url}
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(ACTION_TIMEOUT)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
@@ -158,7 +159,7 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         sit(ada, 0)
         for seat, page in enumerate((ben, cleo, dan), start=1):
             page.goto("/")
-            page.get_by_role("link", name=f"Join {TABLE}").click()
+            page.get_by_role("link", name=f"Join {TABLE}", exact=True).click()
             page.wait_for_url(f"**/tables/{table_id}")
             sit(page, seat)
             page.wait_for_timeout(700)  # friends sit down one after another
@@ -179,8 +180,7 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         expect(ada.locator(".chat-line").last).to_contain_text("Dan")
         expect(ada.locator(".chat-line").last).to_contain_text("evening all")
         # Ben floods: refused, with the words shown to him
-        for n in range(9):
-            say(ben, f"flood {n}")
+        flood(ben, [f"flood {n}" for n in range(9)])
         expect(ben.locator("#chat-note")).to_contain_text("Slow down")
         ada.wait_for_timeout(300)
         expect(ada.locator(".chat-line", has_text="flood 8")).to_have_count(0)

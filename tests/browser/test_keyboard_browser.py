@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import describe, grave
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
+from tests.browser.steps import press_while_redrawn, ready_to_press
 
 OPTIONS = {"turn_seconds": 60, "min_bet": 10, "max_bet": 100}
 FOCUSED = "() => document.activeElement?.id || document.activeElement?.className || ''"
@@ -112,7 +113,7 @@ def test_a_hand_played_with_the_keyboard_alone(live_server: BrowserServer, open_
         assert time.monotonic() < deadline, "the hand did not come to Kit's decision"
         draw = page.locator('button[data-kind="draw"]')
         stand = page.locator('.action[data-kind="stand"] button').first
-        if draw.is_visible() and draw.is_enabled() and not page.locator(".pending-note").count():
+        if ready_to_press(draw) and not page.locator(".pending-note").count():
             expect(page.locator("#announce")).to_contain_text("Your turn: draw or stand")
             if not drew:
                 assert key_of(page, 'button[data-kind="draw"]') == "D"
@@ -178,7 +179,7 @@ def test_ready_and_sit_out_from_the_keyboard(live_server: BrowserServer, open_pa
     table_id = response.json()["table_id"]
     assert page.request.post(f"/api/tables/{table_id}/bots", data={}).status == 201
     page.goto(f"/tables/{table_id}")
-    page.locator(".seat-empty button").first.click()
+    press_while_redrawn(page.locator(".seat-empty button").first)
     page.click("#amount-ok")
     expect(page.locator(".seat.is-you")).to_be_visible()
 

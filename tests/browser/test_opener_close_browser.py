@@ -51,7 +51,7 @@ def test_the_opener_closes_a_table_of_their_own(live_server: BrowserServer, open
     expect(button).to_be_hidden()
     # no hand was played: the whole buy-in comes back (written by the database writer, which
     # the page's "Closed" does not wait for)
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while me(ada)["bankroll"] != start:
         assert time.monotonic() < deadline, (me(ada), start)
         ada.wait_for_timeout(100)

@@ -59,12 +59,14 @@ def test_how_to_play_from_the_lobbys_game_picker(
     expect(picker_link).to_have_text("How to play Trianta Ena")
     page.select_option("#open-game", "greek-31")
     expect(picker_link).to_have_text("How to play Greek 31")
-    expect(picker_link).to_have_attribute("href", "/games/greek-31/rules")
+    expect(picker_link).to_have_attribute("href", "/games/greek-31/how-to-play")
     picker_link.scroll_into_view_if_needed()
     shot(page, f"lobby-picker-{kind}")
     blurbs = page.locator(".game-blurbs a.rules-link")
     expect(blurbs).to_have_count(len(GAME_IDS))
-    picker_link.click()
+    picker_link.click()  # the players' page first, the full rule book one click further
+    page.wait_for_url(re.compile(r"/games/greek-31/how-to-play$"))
+    page.locator("#full-book-top").click()
     page.wait_for_url(re.compile(r"/games/greek-31/rules$"))
     expect(page.locator("h1")).to_have_text("Greek 31")
     expect(page.locator("#s2-2")).to_have_text("2.2 Table options")
@@ -112,8 +114,9 @@ def test_how_to_play_from_a_table_and_its_options_in_words(
     assert "Table stakes: no top-ups, you can only lose what is in front of you" in said
     assert "45 seconds to act" in said
     assert "Buy-in from 10 chips" in said
-    # Greek 31's nine options, and how the table starts (every game's)
-    assert words.count() == 10
+    # Greek 31's nine options, and what every game's table has: how it starts, seats by
+    # approval, the time bank
+    assert words.count() == 12
     body = page.locator("body").inner_text()
     assert no_raw_keys(body) == [], no_raw_keys(body)
     assert "table_stakes" not in body and "null" not in said
@@ -121,7 +124,7 @@ def test_how_to_play_from_a_table_and_its_options_in_words(
     shot(page, f"table-options-{kind}")
 
     page.locator("#rules-link").click()
-    page.wait_for_url(re.compile(r"/games/greek-31/rules\?table="))
+    page.wait_for_url(re.compile(r"/games/greek-31/how-to-play\?table="))
     back = page.locator("#back-to-table")
     expect(back).to_contain_text("Rules night")
     at_table = page.locator("#at-this-table")
@@ -147,7 +150,9 @@ def test_every_games_page_and_table_in_words(live_server: BrowserServer, open_pa
         page.locator("#options-box summary").click()
         expect(page.locator("#options-list li").first).to_be_visible()
         assert no_raw_keys(page.locator("body").inner_text()) == [], game
-        page.locator("#options-rules-link").click()
+        page.locator("#options-rules-link").click()  # How to play, then the full rule book
+        page.wait_for_url(re.compile(rf"/games/{game}/how-to-play\?table="))
+        page.locator("#full-book-top").click()
         page.wait_for_url(re.compile(rf"/games/{game}/rules\?table="))
         expect(page.locator("#rules-toc li").first).to_be_visible()
         expect(page.locator("#back-to-table")).to_be_visible()

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import WIDE, BrowserServer
-from tests.browser.steps import choose_name, sit
+from tests.browser.steps import choose_name, ready_to_press, sit
 from tests.browser.test_trianta_ena_browser import bet, open_table_by_api
 
 
@@ -30,7 +30,7 @@ def log_lines(page: Any) -> list[str]:
 
 def record(page: Any, table_id: str) -> dict[str, Any]:
     """The table's last finished hand, as GET /api/hands/{id} gives it."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         listed = page.request.get(f"/api/hands?table_id={table_id}&limit=1").json()["hands"]
         if listed and listed[0]["status"] == "finished":
@@ -45,13 +45,13 @@ def play_a_hand(page: Any) -> None:
     """Bet 10 and stand until the hand is over (a natural may end it sooner)."""
     over = page.locator("#log li", has_text="Hand over")
     count = over.count()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while over.count() == count:
         assert time.monotonic() < deadline, "the hand did not end"
         if page.locator('.action[data-kind="bet"]').is_visible():
             bet(page, 10)
         stand = page.locator('button[data-kind="stand"]')
-        if stand.is_visible() and stand.is_enabled():
+        if ready_to_press(stand):
             stand.click()
         page.wait_for_timeout(100)
 

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
@@ -81,12 +82,17 @@ def play_turn(page: Any, seat: int) -> None:
     mark_log_read(page)  # a settlement of an earlier hand may still be on show
     value = page.locator(f'.seat[data-seat="{seat}"] .hand-value').first.text_content()
     hit_once = value is not None and int(value) < 20
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not hand_over_since(page).count():
         button = page.locator(f'button[data-kind="{"hit" if hit_once else "stand"}"]')
-        if button.is_visible() and button.is_enabled():
-            button.click()
+        if not button.count():  # on 31 only stand is offered (docs/rules.md §1.5)
             hit_once = False
+        try:  # the bar is drawn anew at every state: the button may be gone by now
+            if button.is_visible() and button.is_enabled(timeout=500):
+                button.click(timeout=500)
+                hit_once = False
+        except PlaywrightTimeout:
+            pass
         page.wait_for_timeout(100)
     expect(page.locator("#settlement")).to_be_visible()
 
@@ -145,7 +151,7 @@ def test_two_players_play_a_round_to_its_settlement(
 
     # Ada opens a table through the options form generated from /api/games.
     ada.select_option("#open-game", "trianta-ena")
-    ada.fill("#open-name", "Friday")
+    ada.fill("#open-name", "Friday round")
     ada.fill("#opt-turn_seconds", str(FAST["turn_seconds"]))
     ada.fill("#opt-bet_seconds", str(FAST["bet_seconds"]))
     ada.select_option("#opt-start", '"auto"')  # deal as soon as two sit (the page's default waits)
@@ -154,7 +160,7 @@ def test_two_players_play_a_round_to_its_settlement(
 
     # Bob finds it in the lobby's list (refreshed every few seconds) and joins.
     bob.goto("/")
-    bob.get_by_role("link", name="Join Friday").click()
+    bob.get_by_role("link", name="Join Friday round", exact=True).click()
     bob.wait_for_url(ada.url)
 
     sit(ada, 0)  # the first to sit is the banker (3 × buy-in)
@@ -169,7 +175,8 @@ def test_two_players_play_a_round_to_its_settlement(
     # The round: Bob bets, then hits or stands; Ada (the banker) has no decisions.
     expect(bob.locator("#turn-banner")).to_have_text("Your turn")
     before = bet_until_my_turn(bob, 10)
-    expect(bob.locator('button[data-kind="hit"]')).to_be_visible()
+    # stand is always offered (hit is not on 31, where the player stands: docs/rules.md §1.5)
+    expect(bob.locator('button[data-kind="stand"]')).to_be_visible()
     bob.screenshot(path=str(SHOTS / "wide-turn.png"))
     play_turn(bob, 1)
 

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import as_host, sit
+from tests.browser.steps import as_host, ready_to_press, sit
 
 OPTIONS = {"turn_seconds": 30, "min_bet": 1, "max_bet": 5, "natural_takes_deal": False}
 SEED = "000000eb" * 8
@@ -39,7 +39,7 @@ def hands_played(page: Any, table_id: str) -> int:
 
 def click_if_ready(page: Any, selector: str) -> bool:
     button = page.locator(selector).first
-    if button.is_visible() and button.is_enabled():
+    if ready_to_press(button):
         button.click()
         return True
     return False
@@ -135,7 +135,7 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
 
     # Play both hands (a split again is declined): draw once while no card can bust, then stand.
     drew = False
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while splitter.locator(f'.seat[data-seat="{seat}"] .vu-hand.is-active').count():
         assert time.monotonic() < deadline, "the split hands were not played out"
         active = splitter.locator(".vu-hand.is-active")
@@ -151,7 +151,7 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
 
     # Everyone else stands (on a pair too: the test makes one split); the bot dealer plays; the
     # hand is settled for both hands.
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while hands_played(splitter, table_id) == played:
         assert time.monotonic() < deadline, "the hand was not settled"
         for page in others:

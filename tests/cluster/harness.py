@@ -68,7 +68,9 @@ TEST_ENV = {
     "MESSAGE_BURST": "1000",
     "SIGNUPS_PER_HOUR": "0",
     "MAX_TABLES_PER_PLAYER": "0",
+    "MAX_TABLES_PER_HOUR": "0",
     "MAX_BOTS_PER_TABLE": "0",
+    "BOTS_FLOAT": "1000000",
 }
 """The nodes' settings unless a cluster's ``env`` says otherwise: the test suite's
 (tests/conftest.py ``make_settings``)."""

@@ -59,10 +59,10 @@ async def a_hand_waiting_for_ben(cluster: Cluster) -> tuple[str, Player, Player,
     banker, ben = [await Player.join(server, name) for name in ("Banker", "Ben")]
     table_id = await banker.open_table("trianta-ena", **OPTIONS)
     for person in (banker, ben):
-        await connect_until_served(person, table_id, 20)
+        await connect_until_served(person, table_id, 60)  # a deadline for a stuck run
     await banker.sit(300, seat=BANKER_SEAT)
     await ben.sit(100, seat=BEN_SEAT)
-    view = await ben.wait_for(lambda v: v["hand_id"] is not None and v["legal"])
+    view = await ben.wait_for(lambda v: v["hand_id"] is not None and v["legal"], 60)
     return table_id, banker, ben, str(view["hand_id"])
 
 
@@ -127,6 +127,8 @@ async def books_balance(cluster: Cluster, node: str) -> None:
 
 
 async def until(check: Any, timeout: float, what: str) -> Any:
+    """Wait for ``check()`` to be truthy; ``timeout`` is a deadline for a stuck run, never a
+    measure (the callers give 60 s)."""
     start = time.monotonic()
     while True:
         found = await check()

@@ -17,14 +17,15 @@ import pytest
 from sqlalchemy import delete, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.cluster import leases
 from app.cluster.fence import Fenced, FencedWriter, fenced, is_fenced
 from app.db import ledger, store
 from app.db.models import Account, Player, Seat
 from app.db.session import make_engine, make_sessionmaker
+from app.db.store import leases
 from app.db.writer.base import DatabaseWriter
 from app.db.writer.process import ProcessWriter
 from app.db.writer.thread import Writer
+from tests.cluster.lock_waits import until_blocked
 
 LEASED, FREE, PLAYER = "tleased", "tfree", "p1"
 Write = Callable[[AsyncSession, str], Awaitable[None]]
@@ -228,12 +229,12 @@ async def test_a_takeover_waits_for_the_write_in_flight_and_then_fences_the_old_
             return await leases.adopt(s, LEASED, "n2")
 
     takeover = asyncio.create_task(take_over())
-    await asyncio.sleep(0.5)
+    await until_blocked(db.sessions, takeover, "the takeover")
     assert not takeover.done(), "the takeover did not wait for the transaction in flight"
     await fenced(old, LEASED, "n1", 2, hand_update, LEASED)  # still n1's: it goes through
     await old.commit()
     await old.close()
-    assert await asyncio.wait_for(takeover, 10) == 3
+    assert await asyncio.wait_for(takeover, 30) == 3  # a deadline for a stuck run
 
     refused = await _outcome(db, lambda s: fenced(s, LEASED, "n1", 2, table_state, LEASED))
     assert isinstance(refused, Fenced)

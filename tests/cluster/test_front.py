@@ -165,7 +165,7 @@ class StubNode:
     async def stop(self) -> None:
         self.server.should_exit = True
         if self.task is not None:
-            await asyncio.wait_for(self.task, 10)
+            await asyncio.wait_for(self.task, 30)
 
 
 @pytest.fixture
@@ -243,7 +243,7 @@ async def test_rest_goes_to_every_node_and_skips_one_that_is_down(
     stubs: tuple[nginx.Front, list[StubNode]],
 ) -> None:
     _, (a, b) = stubs
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{FRONT_PORT}") as http:
+    async with httpx.AsyncClient(timeout=30, base_url=f"http://127.0.0.1:{FRONT_PORT}") as http:
         served = Counter([(await http.get("/api/echo")).json()["node"] for _ in range(10)])
         assert served == {a.address: 5, b.address: 5}
         await a.stop()
@@ -266,7 +266,7 @@ async def test_a_player_plays_through_the_front(cluster_factory: Any) -> None:  
     players = [await Player.join(front, f"Front {i}") for i in range(2)]
     try:
         table_id = await players[0].open_table("greek-31", turn_seconds=2)
-        async with httpx.AsyncClient(timeout=10) as http:
+        async with httpx.AsyncClient(timeout=30) as http:
             answers = [
                 (await http.get(f"{cluster.node_url(n)}/api/cluster/route?table={table_id}"))
                 for n in cluster.node_ids
@@ -297,7 +297,8 @@ async def test_a_player_plays_through_the_front(cluster_factory: Any) -> None:  
             got = await players[1].http.get(f"/api/tables/{table_id}")
             assert got.status_code == 200, got.text
         # each node's /metrics answers; the owner holds the table and both sockets
-        async with httpx.AsyncClient(timeout=10) as http:
+        host = {"authorization": f"Bearer {cluster.admin_token}"}  # /metrics: the host's only
+        async with httpx.AsyncClient(timeout=30, headers=host) as http:
             for node in cluster.node_ids:
                 text = (await http.get(f"{cluster.node_url(node)}/metrics")).text
                 sockets = _gauge(text, "table31_connections")
@@ -338,14 +339,14 @@ async def test_a_moved_tables_socket_asks_again_and_reaches_the_new_owner(
         assert person.ws.close_code == 4409, (person.ws.close_code, person.ws.close_reason)
         assert await asyncio.to_thread(cluster.wait_exit, owner, 60) is not None
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 30
+        deadline = loop.time() + 60  # for a stuck run only
         url = f"{cluster.ws_url}/ws/tables/{table_id}?token={person.token}"
         closes: list[int | None] = []
         while True:
             assert loop.time() < deadline, f"never served again; closes {closes}"
             async with websockets.connect(url) as ws:
                 try:
-                    first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    first = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 except websockets.ConnectionClosed:
                     closes.append(ws.close_code)
                     await asyncio.sleep(0.25)
@@ -363,7 +364,7 @@ async def test_a_moved_tables_socket_asks_again_and_reaches_the_new_owner(
 
 async def _owner(cluster: Cluster, table_id: str, nodes: list[str] | None = None) -> str:
     """The node every node (of ``nodes``) names as the table's owner."""
-    async with httpx.AsyncClient(timeout=10) as http:
+    async with httpx.AsyncClient(timeout=30) as http:
         answers = {
             (await http.get(f"{cluster.node_url(n)}/api/cluster/route?table={table_id}")).headers[
                 nginx.ROUTE_HEADER
@@ -378,9 +379,12 @@ async def test_the_front_reaches_a_node_in_its_namespace_and_skips_it_cut_off(
     cluster_factory: Any,  # noqa: F811
 ) -> None:
     """A node on another address (its own network namespace) is reached by the front. Cut
-    off, it is skipped: every request is still answered, within the front's connect timeout;
-    and a socket to it, which nothing resets, is closed by the front once the node has been
-    silent for the socket timeout (the client then asks again)."""
+    off, it is skipped: every request is still answered, by the other node (the front gives
+    up on the silent one after its connect timeout, 2 s); and a socket to it, which nothing
+    resets, is closed by the front once the node has been silent for the socket timeout (3 s
+    here; the client then asks again). No wait is measured: the 30 s deadlines are for a
+    stuck run, long past those timeouts, and short of nginx's defaults (60 s) that a front
+    without them would wait."""
     cluster: Cluster = cluster_factory(
         "t31_d_netns",
         2,
@@ -402,7 +406,8 @@ async def test_the_front_reaches_a_node_in_its_namespace_and_skips_it_cut_off(
         owners = {await _owner(cluster, t): t for t in tables}
         assert set(owners) == {"n1", "n2"}, "new tables go to the least busy node"
         await person.connect(owners["n2"], token=False)  # a spectator, through the front
-        async with httpx.AsyncClient(base_url=cluster.url, timeout=10) as http:
+        host = {"authorization": f"Bearer {cluster.admin_token}"}  # /metrics: the host's only
+        async with httpx.AsyncClient(base_url=cluster.url, timeout=30, headers=host) as http:
             served: Counter[str] = Counter()
             for _ in range(8):
                 got = await http.get("/metrics")
@@ -414,16 +419,13 @@ async def test_the_front_reaches_a_node_in_its_namespace_and_skips_it_cut_off(
             cluster.cut_off("n2")
             try:
                 loop = asyncio.get_running_loop()
-                cut_at = loop.time()
                 for _ in range(8):
-                    began = loop.time()
                     got = await http.get("/metrics")
                     assert got.status_code == 200 and _node_of(got.text) == "n1"
-                    assert loop.time() - began < 3.0  # the connect timeout (2 s), at most
-                with pytest.raises(ConnectionError):
+                closed_by = loop.time() + 30
+                with pytest.raises(ConnectionError):  # not a TimeoutError: closed, not stuck
                     while True:
-                        await person.receive(10)
-                assert loop.time() - cut_at < 8, "the socket outlived the socket timeout"
+                        await person.receive(max(0.1, closed_by - loop.time()))
             finally:
                 cluster.reconnect("n2")
     finally:

@@ -111,13 +111,14 @@ def test_the_launcher_starts_and_stops_everything_it_started(tmp_path: Path) -> 
         assert token, out
         ports = [LAUNCHER_PORT, LAUNCHER_PORT + 1, LAUNCHER_PORT + 2]
         for port in ports:
-            assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200
+            # the timeouts: deadlines for a stuck node, never a measure
+            assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).status_code == 200
         # the nodes share the host's token the launcher printed
         for port in ports[1:]:
             got = httpx.get(
                 f"http://127.0.0.1:{port}/api/admin/settings",
                 headers={"authorization": f"Bearer {token.group(1)}"},
-                timeout=5,
+                timeout=30,
             )
             assert got.status_code == 200, got.text
         started = _descendants(launcher.pid)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from app.cluster import leases
-from app.cluster.leases import ClusterStillServing
 from app.core.config import Settings
 from app.db.session import make_engine, make_sessionmaker
+from app.db.store import leases
+from app.db.store.leases import ClusterStillServing
 from app.services import Services
 
 

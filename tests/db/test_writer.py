@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -112,7 +111,9 @@ async def test_results_may_be_orm_objects_and_exceptions_come_back(writer: Write
             lambda s: ledger.transfer(s, ledger.bankroll(player.id), None, 501, "too much")
         )
     assert caught.value.account == ledger.bankroll(player.id)
-    assert writer.failures == 2
+    # a bug's exception and a refusal are answers, not the storage failing: the failure
+    # metric (table31_writer_failures) counts only what an operator must act on
+    assert writer.failures == 0
     assert await writer.run(lambda s: ledger.balance(s, ledger.bankroll(player.id))) == 500
 
 
@@ -181,38 +182,36 @@ async def test_close_writes_what_is_queued_then_ends_its_thread(
     assert writer_threads() == []
 
 
-async def loop_gaps_while(job: Any) -> tuple[Any, list[float]]:
-    """Await ``job`` while a 10 ms ticker runs on this loop: its result, and the gaps between
-    ticks (a blocked loop shows as one long gap)."""
-    gaps: list[float] = []
-    stop = asyncio.Event()
+async def the_loop_runs_while(job: Any, started: Any, open_gate: Any, ticks: int = 20) -> Any:
+    """Await ``job``, which blocks the writer until ``open_gate()`` is called. Once the job
+    has ``started()`` in the writer, a ticker on this loop takes ``ticks`` turns of the loop
+    (10 ms sleeps), then opens the gate: the job can end only if the caller's loop kept
+    running while the writer was blocked (else the wait below runs out)."""
 
-    async def tick() -> None:
-        last = time.perf_counter()
-        while not stop.is_set():
+    async def ticker() -> None:
+        while not started():
             await asyncio.sleep(0.01)
-            now = time.perf_counter()
-            gaps.append(now - last)
-            last = now
+        for _ in range(ticks):
+            await asyncio.sleep(0.01)
+        open_gate()
 
-    ticker = asyncio.create_task(tick())
-    result = await job
-    stop.set()
-    await ticker
-    return result, gaps
+    ticking = asyncio.create_task(ticker())
+    result = await asyncio.wait_for(job, 120)  # a bound for a deadlock, never a duration
+    await ticking
+    return result
 
 
 async def test_a_slow_job_never_blocks_the_callers_loop(writer: Writer) -> None:
-    async def slow(_session: AsyncSession) -> str:
-        time.sleep(0.5)  # blocks the writer's thread and loop, not the caller's
+    began, gate = threading.Event(), threading.Event()
+
+    async def blocking(_session: AsyncSession) -> str:
+        began.set()
+        while not gate.wait(0.01):  # blocks the writer's thread and loop, not the caller's
+            pass
         return "done"
 
-    started = time.perf_counter()
-    result, gaps = await loop_gaps_while(writer.run(slow))
-    assert result == "done"
-    assert time.perf_counter() - started >= 0.5
-    assert len(gaps) >= 20  # the loop kept ticking all along
-    assert max(gaps) < 0.25
+    job = writer.run(blocking)
+    assert await the_loop_runs_while(job, began.is_set, gate.set) == "done"
 
 
 async def test_a_cancelled_caller_does_not_stop_the_writer(

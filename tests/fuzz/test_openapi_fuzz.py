@@ -191,7 +191,7 @@ async def seed(live: LiveServer) -> tuple[Seeded, Client]:
     other = people[1]
     for _ in range(2):
         await device_token(live, me.player_id)
-    async with httpx.AsyncClient(base_url=live.base_url) as http:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
         recovery = await http.post("/api/me/recovery", headers=auth(other.token))
         games = await http.get("/api/games")
         mine = await http.get("/api/me/devices", headers=auth(me.token))

@@ -50,6 +50,7 @@ from app.games.core.actions import random_action
 from app.games.core.registry import game_class
 from app.runtime.protocol import MAX_CHIPS, ErrorCode
 from app.runtime.table.actor import TableActor
+from app.runtime.table.effects import NEXT_HAND
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.fuzz.threaded import ThreadedServer, fresh_database
@@ -308,7 +309,7 @@ async def quiet(arena: Arena) -> None:
     deadline = asyncio.get_running_loop().time() + 10
     while not (
         not table.lock.locked()
-        and not table._reserved
+        and not table.holding_seats
         and all(p.version == table.version for p in arena.everyone)
     ):
         for person in arena.everyone:
@@ -395,14 +396,7 @@ async def honest_move(arena: Arena, rng: random.Random) -> None:
 
 async def deal_now(arena: Arena) -> None:
     """Deal the next hand, as the table's own timer would (it is set to an hour here)."""
-    table = arena.table
-    task = table._next_hand_task
-    if task is None:
-        return
-    task.cancel()
-    async with table.lock:
-        table._next_hand_task = None
-        table._start_hand()
+    await arena.table.ring_now(NEXT_HAND)
 
 
 async def answered(person: Player) -> dict[str, Any]:

@@ -52,11 +52,13 @@ def test_options_and_defaults() -> None:
     game = table()
     assert game.options == {
         "start": "auto",  # the table's, common to every game
+        "approval": False,  # the table's too (seats by approval)
         "bet_unit": 10,
         "bets": 3,
         "knock_min": 21,
         "knock_penalty": "lowest",
         "turn_seconds": 30,
+        "time_bank_seconds": 30,
     }
     assert game.max_seats == 8 and game.MIN_PLAYERS == 2
     assert game.buy_in_limits() == (30, 3000)
@@ -488,7 +490,8 @@ def test_a_player_who_must_pay_with_no_bets_left_is_out_and_the_last_one_wins() 
     assert done is not None and done.summary["out"] == [0] and done.summary["owed"] == [0, 1]
     assert game.match.seats == [1, 2] and game.match.out == [0]
     assert game.view(None)["seats"][0]["role"] == "out"
-    assert game.can_leave(0) and not game.can_leave(1)
+    assert game.can_leave(0) and game.can_leave(1)  # between rounds (docs/rules.md §5.12)
+    assert game.leave_cost(0) is None and game.leave_cost(1) is None  # no bet left
     start(game)  # dealer 2: seat 1 plays first
     assert game.round is not None and 0 not in game.round.hands
     one_bet_31(game, 1)
@@ -687,6 +690,49 @@ def test_a_player_who_sits_down_during_a_match_waits_for_the_next() -> None:
     }
     assert game.can_leave(3) and not game.can_leave(0)
     assert game.legal_actions(3) == []
+
+
+def test_a_player_leaves_a_match_between_rounds_their_bets_going_to_the_pot() -> None:
+    """docs/rules.md §5.12 (Decision): between rounds a player may leave; the bets still in
+    front of them go to the pot, their stack home, and the match goes on without them; when
+    one player is left, they win the match as the last player in (§5.11)."""
+    game = table(players=3)  # seats 0-2, 30 each in front
+    start(game, dealer=0)  # seat 1 plays first
+    assert not game.can_leave(2)  # not during a round
+    assert game.leave_cost(2) == (
+        "Leaving puts your 3 remaining bets (30 chips) in the pot: you stand up when this "
+        "round ends."
+    )
+    one_bet_31(game, 1)  # seats 0 and 2 pay a bet each: pot 20
+    total = sum(game.balances.values())
+    assert game.can_leave(2)
+    assert game.leave_cost(2) == "Leaving now puts your 2 remaining bets (20 chips) in the pot."
+    game.take_log()
+    home = game.leave(2)
+    assert home == 970
+    assert [(t.source, t.target, t.amount) for t in game.transfers] == [("bets:2", "pot", 20)]
+    assert game.balances["pot"] == 40 and "bets:2" not in game.balances
+    assert game.match.seats == [0, 1]
+    assert sum(game.balances.values()) == total - home  # chips conserved
+    assert [e["kind"] for e in game.take_log()] == ["left_match"]
+    game.transfers = []
+
+    # the match goes on without seat 2
+    start(game)  # the deal moves left of seat 0: to seat 1; seat 0 plays first
+    assert game.round is not None and game.round.seats == [0, 1]
+    one_bet_31(game, 0)  # seat 1 pays a bet: pot 50
+    assert bets_of(game) == {0: 2, 1: 2} and game.balances["pot"] == 50
+    # seat 0 leaves: seat 1 is the last player in and wins the pot and its own bets
+    assert game.leave(0) == 970
+    assert [(t.source, t.target, t.amount) for t in game.transfers] == [
+        ("bets:0", "pot", 20),
+        ("pot", "seat:1", 70),
+        ("bets:1", "seat:1", 20),
+    ]
+    assert game.match.seats == [] and game.stack(1) == 1060
+    assert game.balances.get("pot", 0) == 0
+    assert sum(game.balances.values()) == 1060  # 3000 = 970 + 970 + 1060
+    assert game.leave_cost(1) is None and not game.can_start()
 
 
 def test_a_table_closed_during_a_match_gives_each_player_back_what_they_put_up() -> None:

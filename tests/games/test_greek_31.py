@@ -145,6 +145,7 @@ def test_options_and_validation() -> None:
     names = {spec.name for spec in Greek31.OPTIONS}
     assert names == {
         "start",
+        "approval",
         "decks",
         "min_bet",
         "max_bet",
@@ -154,6 +155,7 @@ def test_options_and_validation() -> None:
         "heath",
         "max_players",
         "turn_seconds",
+        "time_bank_seconds",
     }
 
 

@@ -216,7 +216,12 @@ def between_hands(game: Greek31, rng: random.Random, tracker: Tracker) -> None:
     free = [s for s in range(game.max_seats) if f"seat:{s}" not in game.balances]
     if free and rng.random() < 0.05:
         stack = rng.randint(0, 300)
-        game.sit(rng.choice(free), stack)
+        seat = rng.choice(free)
+        if game.session and stack > game.away.get(seat, 0):  # table stakes (§2.11)
+            with pytest.raises(RuleError):
+                game.sit(seat, stack)
+            return
+        game.sit(seat, stack)
         tracker.total += stack
 
 

@@ -72,6 +72,7 @@ def test_options_defaults_and_checks() -> None:
     options = parse_options(TriantaEna.OPTIONS, {})
     assert options == {
         "start": "auto",  # the table's, common to every game
+        "approval": False,  # the table's too (seats by approval)
         "max_players": 7,
         "decks": 2,
         "min_bet": 1,
@@ -82,6 +83,7 @@ def test_options_defaults_and_checks() -> None:
         "dealer_stands_on": 27,
         "natural_cards": "face",
         "turn_seconds": 30,
+        "time_bank_seconds": 30,
         "bet_seconds": 20,
     }
     assert game_class("trianta-ena") is TriantaEna
@@ -275,19 +277,28 @@ def test_players_act_in_seat_order_and_bust_loses_at_once() -> None:
     assert (game.stack(0), game.stack(1), game.stack(2)) == (350, 80, 70)
 
 
-def test_31_stands_automatically_and_natural_beats_plain_31() -> None:
+def test_31_stands_and_natural_beats_plain_31() -> None:
+    """A player on 31 stands (docs/rules.md §1.5): ``stand`` is all they are offered, and
+    they send it themselves; nothing tells the table before that (§0.8)."""
     game = table(players=2)
     # 1: AS KD QH natural; 2: 9C 2D KS (21) then TD -> 31; banker 5H hole 6H draw KC: 21, 9S: 30
     stack_deck(game, "AS", "9C", "5H", "KD", "QH", "2D", "KS", "6H", "TD", "KC", "9S")
     game.start_hand()
     act(game, 1, "bet", amount=10)
     act(game, 2, "bet", amount=10)
-    assert game.to_act() == {2}  # seat 1 stood on its natural without a decision
+    assert game.to_act() == {1}  # seat 1 is on its natural: its turn like anyone's
+    assert game.legal_actions(1) == [{"kind": "stand", "params": {}}]
     assert hand_view(game.view(1), 1)["natural"] is True
     assert hand_view(game.view(2), 1)["natural"] is False  # its face-down card is hidden
-    act(game, 2, "hit")  # TD: 31 stands
+    assert hand_view(game.view(2), 1)["status"] == hand_view(game.view(None), 2)["status"]
+    act(game, 1, "stand")
+    act(game, 2, "hit")  # TD: 31, and stand is all seat 2 may do
+    assert game.legal_actions(2) == [{"kind": "stand", "params": {}}]
+    act(game, 2, "stand")
     done = game.take_completed()
     assert done is not None
+    stands = [e for e in done.log if e["kind"] == "stand"]
+    assert stands == [{"kind": "stand", "seat": 1}, {"kind": "stand", "seat": 2}]
     settles = {e["seat"]: (e["result"], e["reason"]) for e in done.log if e["kind"] == "settle"}
     assert settles == {1: ("won", "natural"), 2: ("won", "higher")}
     assert "natural paid" in [t.reason for t in done.transfers]
@@ -300,6 +311,7 @@ def test_banker_natural_beats_a_players_natural() -> None:
     stack_deck(game, "AS", "AH", "KD", "QH", "JC", "QD")
     game.start_hand()
     act(game, 1, "bet", amount=25)
+    act(game, 1, "stand")  # on 31, stand is all seat 1 may do
     done = game.take_completed()
     assert done is not None
     assert [e["reason"] for e in done.log if e["kind"] == "settle"] == ["banker natural"]
@@ -314,6 +326,7 @@ def test_tie_goes_to_the_banker_even_on_31() -> None:
     game.start_hand()
     act(game, 1, "bet", amount=10)
     act(game, 1, "hit")
+    act(game, 1, "stand")
     done = game.take_completed()
     assert done is not None
     assert [e["reason"] for e in done.log if e["kind"] == "settle"] == ["tie"]
@@ -401,6 +414,7 @@ def test_ten_naturals_on_the_table() -> None:
     stack_deck(game, "TS", "9C", "AS", "KH", "TH", "9D", "TC")
     game.start_hand()
     act(game, 1, "bet", amount=10)
+    act(game, 1, "stand")
     done = game.take_completed()  # natural stands; banker 9 T (19), 9D 28... here 9C TH 9D 28
     assert done is not None
     assert [e["reason"] for e in done.log if e["kind"] == "settle"] == ["natural"]
@@ -525,6 +539,43 @@ def test_bank_passes_and_the_old_banker_takes_the_new_bankers_place() -> None:
     downs = {e["seat"]: e["card"] for e in events(game, "deal") if not e["up"]}
     assert downs == {1: "2S", 2: "3S", 0: "4S"}
     assert game.round is not None and game.round.banker_cards == ["5S"]
+
+
+def test_a_declined_bank_is_not_offered_again_until_it_changes_hands_or_someone_sits() -> None:
+    """docs/rules.md §1.9 (Decision): whoever declined is not asked again after the next
+    rounds, until the bank changes hands or a new player sits down."""
+    game = table(players=3, banker_multiple=2)  # the bank holds 200
+    play_round(game, {1: 10, 2: 100, 3: 60}, banker_busts(3, 3))
+    assert game.bank.offers == [2, 3, 1]
+    for seat in (2, 3, 1):
+        act(game, seat, "decline_bank")
+    assert game.bank.declined == [2, 3, 1]
+    # the next round: all three are still richer than the bank, and nobody is asked
+    play_round(game, {1: 10}, banker_busts(3, 1))
+    assert game.stack(0) == 20 and game.bank.offers == [] and game.to_act() == set()
+    assert game.can_start() and game.timer() is None
+    # the declines survive a restart (they are in the stored state)
+    again = TriantaEna.rebuild(
+        game.options,
+        seeds=fixed_seeds(),
+        stacks=[(seat, game.stack(seat)) for seat in game.seated],
+        accounts={},
+        state=game.snapshot(),
+        hand_number=game.hand_number,
+    )
+    assert again.bank.declined == [1, 2, 3]
+    # a new player sits down: everyone richer is asked again after the next round
+    game.sit(4, game.buy_in_limits(4)[0])
+    assert game.bank.declined == []
+    play_round(game, {1: 10}, banker_busts(4, 1))
+    assert game.bank.offers == [2, 3, 1, 4]
+    act(game, 2, "decline_bank")
+    act(game, 3, "accept_bank")
+    # the bank changed hands: the decline of seat 2 is forgotten
+    assert game.banker == 3 and game.bank.declined == []
+    play_round(game, {}, [])
+    assert game.stack(3) == 160 and game.bank.offers == [2]
+    assert game.to_act() == {2}
 
 
 def test_no_offer_when_nobody_is_richer_and_decline_ends_offers() -> None:
@@ -671,6 +722,7 @@ def test_stats_count_what_the_rounds_say() -> None:
     game.start_hand()
     act(game, 1, "bet", amount=10)
     act(game, 2, "bet", amount=10)
+    act(game, 1, "stand")  # seat 1's natural
     act(game, 2, "stand")
     done = game.take_completed()
     assert done is not None

@@ -109,12 +109,14 @@ def test_options_and_defaults() -> None:
     game = VingtUn({})
     assert game.options == {
         "start": "auto",  # the table's, common to every game
+        "approval": False,  # the table's too (seats by approval)
         "min_bet": 10,
         "max_bet": 100,
         "natural_takes_deal": True,
         "natural_paid_by_all": False,
         "max_split_hands": 4,
         "turn_seconds": 30,
+        "time_bank_seconds": 30,
     }
     assert game.max_seats == 9
     assert game.buy_in_limits() == (40, 100_000)

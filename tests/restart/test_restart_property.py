@@ -41,13 +41,14 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, event, given, note, settings
+from hypothesis import event, given, note
 from hypothesis import strategies as st
 
 from app.games.core.registry import GAME_IDS
 from tests.api.test_rules_blind import quick_options
 from tests.client import Player
 from tests.conftest import _truncate
+from tests.live_examples import live_examples
 from tests.restart.server import ServerProcess, ledger_faults, servers
 
 EXAMPLES = int(os.environ.get("RESTART_EXAMPLES", "3"))
@@ -435,20 +436,7 @@ async def run_example(database_url: str, log: Path, data: st.DataObject) -> None
                 await scenario.disconnect()
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    # What the server does between the draws depends on timing: an example does not replay
-    # exactly, so neither shrinking nor a database of failing examples would help; the steps
-    # of a failing example are in its report.
-    phases=[Phase.explicit, Phase.generate],
-    database=None,
-    suppress_health_check=[
-        HealthCheck.function_scoped_fixture,
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-    ],
-)
+@live_examples(EXAMPLES)
 @given(data=st.data())
 def test_every_table_comes_back_playable_with_every_chip(
     data: st.DataObject, tmp_path: Path, sqlite_template: Path, postgres_url: str | None

@@ -36,11 +36,11 @@ async def _private_hand(live: LiveServer, http: httpx.AsyncClient) -> tuple[str,
 
 
 async def test_missing_review_pages_are_pages_of_their_own(live: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=live.base_url, headers=HOST) as host:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url, headers=HOST) as host:
         table_id, hand_id = await _private_hand(live, host)
         # the host sees them
         assert (await host.get(f"/hands/{hand_id}?admin_token={ADMIN_TOKEN}")).status_code == 200
-    async with httpx.AsyncClient(base_url=live.base_url) as stranger:
+    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as stranger:
         pages = {
             "hand": (f"/hands/{hand_id}", f"/hands/{NOWHERE['hand']}", "This hand is not here"),
             "history": (

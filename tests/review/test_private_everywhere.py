@@ -34,8 +34,13 @@ from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.review.live_play import sit_down
 
-OPTIONS = {"turn_seconds": 1}
-NOWHERE = {"table_id": "0" * 12, "hand_id": "0" * 32, "player_id": "0" * 32}
+OPTIONS = {"approval": False, "turn_seconds": 1}
+NOWHERE = {
+    "table_id": "0" * 12,
+    "hand_id": "0" * 32,
+    "player_id": "0" * 32,
+    "room_id": "0" * 12,
+}
 """Ids never given out: what a hidden table, hand or player must be indistinguishable from."""
 
 
@@ -181,7 +186,14 @@ async def test_a_stranger_finds_nothing_of_a_private_table_on_any_route(live: Li
         # a game's name is public (its rules page): any game will do
         "game": ["greek-31"],
     }
-    secrets = [w.table_id, w.invite, *w.hands, pia.player_id, "Pia Privatova"]
+    # a private room Orla opens: nothing of it shows either (its id, its table's)
+    opened = await w.people["Orla"].http.post(
+        "/api/rooms", json={"game": "greek-31", "private": True, "options": OPTIONS}
+    )
+    assert opened.status_code == 201, opened.text
+    room_id, room_table = opened.json()["room_id"], opened.json()["table_id"]
+    ids |= {"room_id": [room_id], "room": [room_id]}
+    secrets = [w.table_id, w.invite, *w.hands, pia.player_id, "Pia Privatova", room_id, room_table]
     async with httpx.AsyncClient(base_url=live.base_url, timeout=10) as nobody:
         stranger = await Player.join(live, "Sam Stranger")
         tried = 0
@@ -196,9 +208,13 @@ async def test_a_stranger_finds_nothing_of_a_private_table_on_any_route(live: Li
                         # a page asked about Pia (hers, a settlement around her) names Pia: a
                         # player is not a table's secret (their id is, and the asker gave it)
                         text = text.replace("Pia Privatova", "").replace(pia.player_id, "")
+                    if room_id in url:
+                        # a page may say back the room id it was asked about (the settle
+                        # page's script reads it): the asker gave it; nothing else of the room
+                        text = text.replace(room_id, "")
                     leaks = [s for s in secrets if s in text]
                     assert not leaks, (who, url, leaks, text[:400])
-                    if kind in ("table_id", "hand_id"):
+                    if kind in ("table_id", "hand_id", "room_id"):
                         value = next(v for v in ids[kind] if v in url)
                         elsewhere = await client.get(url.replace(value, NOWHERE[kind]))
                         assert answer(response) == answer(elsewhere), (who, url)

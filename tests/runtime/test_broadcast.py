@@ -1,20 +1,19 @@
 """One broadcast builds what its recipients share once (docs/performance.md).
 
-``TableActor._broadcast`` builds the table-level parts of a state once (who is connected,
-who sits where, each seat's name and flags, the ``table`` block), asks the engine for the
-views of the distinct seats at once (:meth:`Game.views`, which builds what viewers share
-once) and encodes with orjson. Every message must say exactly what the straightforward
-per-recipient code said: the reference below is the runtime's ``view_for`` as it was, one
-recipient at a time, encoded with ``json.dumps``. Random tables of all five games are played
-through a real actor (acts, timeouts, sits, leaves, top-ups, pauses, void hands, sockets
-coming and going, resyncs) and every state any connection is sent is compared with it.
+The table's broadcast (app/runtime/table/views.py) builds the table-level parts of a state
+once (who is connected, who sits where, each seat's name and flags, the ``table`` block),
+asks the engine for the views of the distinct seats at once (:meth:`Game.views`, which
+builds what viewers share once) and encodes with orjson. Every message must say exactly what
+the straightforward per-recipient code said: the reference below is the runtime's
+``view_for`` as it was, one recipient at a time, encoded with ``json.dumps``. Random tables
+of all five games are played on a real table core in virtual time (acts, timeouts, sits,
+leaves, top-ups, pauses, void hands, watchers coming and going, resyncs) and every state any
+watcher is told is compared with it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import itertools
 import json
 import random
 from typing import Any
@@ -22,15 +21,14 @@ from typing import Any
 import orjson
 import pytest
 
-from app.core.config import Settings
 from app.games.core.actions import random_action
 from app.games.core.game import Game
 from app.games.core.registry import GAME_IDS, game_class
-from app.runtime.connection import Connection
 from app.runtime.house import House
-from app.runtime.protocol import ProtocolError, Resync, TopUp, encode
-from app.runtime.table.actor import TableActor
+from app.runtime.protocol import ProtocolError, TopUp, encode
+from app.runtime.table.core import TableCore
 from app.simulate import seed_stream, settle_between_hands
+from tests.runtime.core_harness import CoreTable, Viewer
 
 NAMES = ["Ana", "Zoë", "Émile", "李雷", "Bob", 'O\'Neil "Q"', "Σοφία", "Kai", "Lu", "Ngozi"]
 ASCII_NAMES = [name for name in NAMES if name.isascii()]
@@ -39,7 +37,7 @@ ASCII_NAMES = [name for name in NAMES if name.isascii()]
 # --------------------------------------------------------------------------- the reference
 
 
-def reference_seat_of(actor: TableActor, player_id: str | None) -> int | None:
+def reference_seat_of(actor: TableCore, player_id: str | None) -> int | None:
     if player_id is None:
         return None
     for seat, info in actor.roster.items():
@@ -48,12 +46,12 @@ def reference_seat_of(actor: TableActor, player_id: str | None) -> int | None:
     return None
 
 
-def reference_is_connected(actor: TableActor, player_id: str) -> bool:
-    return any(c.player_id == player_id and not c.closed for c in actor.connections)
+def reference_is_connected(actor: TableCore, player_id: str) -> bool:
+    return any(c.player_id == player_id and not c.closed for c in actor.watchers)
 
 
-def reference_view_for(actor: TableActor, seat: int | None) -> dict[str, Any]:
-    """``TableActor.view_for`` as it was before the broadcast built shared parts once."""
+def reference_view_for(actor: TableCore, seat: int | None) -> dict[str, Any]:
+    """``TableCore.view_for`` as it was before the broadcast built shared parts once."""
     engine = actor.engine
     view = engine.view(seat)
     for entry in [*view.get("seats", []), *view.get("bettors", [])]:
@@ -63,13 +61,14 @@ def reference_view_for(actor: TableActor, seat: int | None) -> dict[str, Any]:
             entry["name"] = info.name
             entry["bot"] = info.is_bot
             entry["connected"] = info.is_bot or reference_is_connected(actor, info.player_id)
-            entry["leaving"] = entry["seat"] in actor._pending_leave
+            entry["leaving"] = entry["seat"] in actor.pending_leave
             away = actor.away.get(entry["seat"])
             entry["ready"] = entry["seat"] in actor.ready
             entry["sitting_out"] = away is not None
             entry["sitting_out_since"] = None if away is None else away.since
             entry["sitting_out_reason"] = None if away is None else away.reason
-            entry["sitting_out_next"] = entry["seat"] in actor._pending_away
+            entry["sitting_out_next"] = entry["seat"] in actor.pending_away
+            entry["time_bank"] = actor.time_bank.of(info.player_id)
     low, high = engine.buy_in_limits(None)
     view.update(
         table_id=actor.table_id,
@@ -77,7 +76,10 @@ def reference_view_for(actor: TableActor, seat: int | None) -> dict[str, Any]:
         hand_id=actor.hand_id,
         you=seat,
         # a paused (or closed) table offers no action: none would be accepted
-        legal=engine.legal_actions(seat) if seat is not None and actor.status == "open" else [],
+        # the time bank's More time is the table's, offered beside the game's
+        legal=engine.legal_actions(seat) + actor._bank_legal(seat)
+        if seat is not None and actor.status == "open"
+        else [],
         deadline=actor.deadline,
         table={
             "name": actor.name,
@@ -98,21 +100,28 @@ def reference_view_for(actor: TableActor, seat: int | None) -> dict[str, Any]:
             "message": actor.message,
             "start": actor.options["start"],
             "waiting_for_ready": actor.waiting_for_ready,
+            "host": actor.host_block(),
+            "approval": actor.approval,
             "can_top_up": seat is not None and engine.can_top_up(seat),
             "top_up_max": engine.top_up_limit(seat)
             if seat is not None and engine.can_top_up(seat)
             else 0,
             "cannot_play": None if seat is None else engine.cannot_play(seat),
+            "leave_cost": None if seat is None else engine.leave_cost(seat),
             "spectators": sum(
-                1 for c in actor.connections if reference_seat_of(actor, c.player_id) is None
+                1 for c in actor.watchers if reference_seat_of(actor, c.player_id) is None
             ),
+            # what is each person's own (the host's requests, an asker's): none here
+            "host_legal": [],
+            "requests": [],
+            "seat_request": None,
+            "seat_request_message": None,
         },
     )
     return view
 
 
-def reference_state(actor: TableActor, seat: int | None) -> str:
-    actor._sync_house()
+def reference_state(actor: TableCore, seat: int | None) -> str:
     message = {"type": "state", "version": actor.version, "view": reference_view_for(actor, seat)}
     return json.dumps(message, separators=(",", ":"))
 
@@ -124,190 +133,148 @@ def _fits(limits: tuple[int, int]) -> bool:
 # --------------------------------------------------------------------------- a table to play
 
 
-class NullSink:
-    async def send_text(self, data: str) -> None:
-        return None
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        return None
-
-
-class CaptureWriter:
-    """The writer, minus the database: every job is accepted and dropped."""
-
-    def submit(self, job: Any, /, *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        future.set_result(None)
-        return future
-
-    async def run(self, job: Any, /, *args: Any, **kwargs: Any) -> Any:
-        return None
-
-
-class Watched(Connection):
-    """A connection whose ``send`` a test may replace (Connection itself is slotted)."""
-
-
 class Checker:
-    """Hooks every connection's ``send``: each state is compared, when it is sent, with the
-    reference for that connection's seat at that moment."""
+    """Sees every frame as it is told: each state is compared with the reference for that
+    watcher's seat at that moment (the table as the step left it)."""
 
-    def __init__(self, actor: TableActor) -> None:
-        self.actor = actor
+    def __init__(self) -> None:
+        self.table: CoreTable | None = None
         self.states = 0
         self.exact = 0
 
-    def hook(self, conn: Connection) -> Connection:
-        def send(text: str) -> None:
-            if conn.closed:
-                return
-            message = orjson.loads(text)
-            if message["type"] != "state":
-                return
-            expected = reference_state(self.actor, reference_seat_of(self.actor, conn.player_id))
-            # the story told beside the view (docs/protocol.md §6.6) follows it: the state up
-            # to the view is compared (tests/api/test_results_and_story.py tests the story)
-            core = {k: message[k] for k in ("type", "version", "view")}
-            assert list(message)[:3] == ["type", "version", "view"]
-            assert set(message) <= {"type", "version", "view", "events", "story", "result"}
-            # the same JSON: same keys in the same order, same values (json.dumps escapes
-            # what orjson writes as UTF-8, so compare the texts once both are escaped alike)
-            assert json.dumps(core, separators=(",", ":")) == expected
-            if text.isascii():  # nothing to escape: byte for byte
-                assert orjson.dumps(core).decode() == expected
-                self.exact += 1
-            self.states += 1
-
-        conn.send = send  # type: ignore[method-assign]
-        return conn
+    def __call__(self, watcher: Viewer, text: str) -> None:
+        assert self.table is not None
+        core = self.table.core
+        message = orjson.loads(text)
+        if message["type"] != "state" or watcher.closed:
+            return
+        expected = reference_state(core, reference_seat_of(core, watcher.player_id))
+        # the story told beside the view (docs/protocol.md §6.6) follows it: the state up
+        # to the view is compared (tests/api/test_results_and_story.py tests the story)
+        head = {k: message[k] for k in ("type", "version", "view")}
+        assert list(message)[:3] == ["type", "version", "view"]
+        assert set(message) <= {"type", "version", "view", "events", "story", "result"}
+        # the same JSON: same keys in the same order, same values (json.dumps escapes
+        # what orjson writes as UTF-8, so compare the texts once both are escaped alike)
+        assert json.dumps(head, separators=(",", ":")) == expected
+        if text.isascii():  # nothing to escape: byte for byte
+            assert orjson.dumps(head).decode() == expected
+            self.exact += 1
+        self.states += 1
 
 
-async def play_table(game_id: str, seed: int, steps: int) -> Checker:
+def play_table(game_id: str, seed: int, steps: int) -> Checker:
     """Play ``steps`` random changes at a table of ``game_id``; odd seeds use ASCII text
     only, so that their states are compared byte for byte."""
     rng = random.Random(seed)
     text = ASCII_NAMES if seed % 2 else NAMES
     cls = game_class(game_id)
-    clock = itertools.count(1_700_000_000_000, 1_250)
-    settings = Settings(
-        environment="test",
-        database_url="sqlite+aiosqlite:///:memory:",
-        secret_key="test-secret-key-0123456789",
+    checker = Checker()
+    table = CoreTable(
+        cls,
+        house=House(rng.choice([0, 50, 10**6])),
+        on_frame=checker,
         next_hand_seconds=3600,
         bot_delay_seconds=3600,
     )
-    actor = TableActor(
-        table_id=f"t-{game_id}-{seed}",
-        name=rng.choice(["Table", "31", text[-1]]),
-        game_cls=cls,
-        options={},
-        writer=CaptureWriter(),  # type: ignore[arg-type]
-        settings=settings,
-        seeds=seed_stream(seed),
-        clock=lambda: next(clock) / 1000,
-        house=House(rng.choice([0, 50, 10**6])),
-        hands_played=1,  # the next hand waits next_hand_seconds: nothing runs on its own
-    )
-    checker = Checker(actor)
-    engine = actor.engine
+    checker.table = table
+    core = table.core
+    core.name = rng.choice(["Table", "31", text[-1]])
+    core.seeds = core.engine.seeds = seed_stream(seed)
+    core.hands_played = 1  # the next hand waits next_hand_seconds: nothing runs on its own
     players = [f"player-{n}" for n in range(12)]
     names = {p: rng.choice(text) for p in players}
+    viewers: list[Viewer] = []
 
-    def new_conn(player_id: str | None) -> Connection:
-        conn = checker.hook(Watched(NullSink(), player_id, names.get(player_id or "")))
-        return conn
-
-    async def sit(seat: int) -> None:
-        seated = {i.player_id for i in actor.roster.values()}
+    def sit(seat: int) -> None:
+        seated = {i.player_id for i in core.roster.values()}
         free = [p for p in players if p not in seated]
         if rng.random() < 0.05 and seated:  # the same player twice: seat_of takes the first
             free = sorted(seated)
-        low, high = actor.engine.buy_in_limits(seat)
+        low, high = core.engine.buy_in_limits(seat)
         if not free or low > high:
             return
         player = rng.choice(free)
         buy_in = rng.choice([low, high, min(high, max(low, rng.randint(low, low + 2000)))])
         with contextlib.suppress(ProtocolError):  # a seat the engine still holds
-            await actor.seat_player(seat, player, names[player], buy_in, is_bot=rng.random() < 0.25)
+            table.sit(seat, player, names[player], buy_in, bot=rng.random() < 0.25)
 
-    for seat in range(min(cls.SIM_PLAYERS + 1, engine.max_seats)):
-        await sit(seat)
+    def watch() -> None:
+        player = rng.choice([None, *players])
+        viewers.append(table.watch(player, names.get(player or "")))
+
+    for seat in range(min(cls.SIM_PLAYERS + 1, core.engine.max_seats)):
+        sit(seat)
     for _ in range(rng.randint(2, 6)):
-        await actor.connect(new_conn(rng.choice([None, *players])))
+        watch()
 
     for _ in range(steps):
-        engine = actor.engine  # a void hand replaces it
+        engine = core.engine  # a void hand replaces it
         roll = rng.random()
         waiting = sorted(engine.to_act())
         if roll < 0.6 and waiting:
             seat = rng.choice(waiting)
             if rng.random() < 0.7:
-                action = engine.bot_action(seat, actor.rng)
+                action = engine.bot_action(seat, core.rng)
             else:
                 action = random_action(engine.legal_actions(seat), rng)
-            actor._apply(seat, action, by=rng.choice(["player", "bot"]))
-        elif roll < 0.63 and engine.timer() is not None and actor.status == "open":
+            table.step(core.apply_for, seat, action, by=rng.choice(["player", "bot"]))
+        elif roll < 0.63 and engine.timer() is not None and core.status == "open":
             for seat, action in engine.timeout_actions():
-                actor._apply(seat, action, by="timeout")
+                table.step(core.apply_for, seat, action, by="timeout")
         elif roll < 0.70:
-            actor._start_hand()
+            table.step(core.deal_next)
         elif roll < 0.74:
-            free = [s for s in range(engine.max_seats) if s not in actor.roster]
+            free = [s for s in range(engine.max_seats) if s not in core.roster]
             if free:
-                await sit(rng.choice(free))
-        elif roll < 0.77 and actor.roster:
-            actor.request_leave(rng.choice(sorted(actor.roster)))
+                sit(rng.choice(free))
+        elif roll < 0.77 and core.roster:
+            table.step(core.request_leave, rng.choice(sorted(core.roster)))
         elif roll < 0.80:
-            await actor.connect(new_conn(rng.choice([None, *players])))
-        elif roll < 0.84 and actor.connections:
-            conn = rng.choice(sorted(actor.connections, key=lambda c: c.id))
+            watch()
+        elif roll < 0.84 and core.watchers:
+            viewer = rng.choice([v for v in viewers if v in core.watchers])
+            viewer.closed = True
             if rng.random() < 0.7:
-                conn.close()
-                await actor.disconnect(conn)
-            else:  # its socket died; the table has not heard yet
-                conn.closed = True
-        elif roll < 0.88 and actor.connections:
-            conn = rng.choice(sorted(actor.connections, key=lambda c: c.id))
-            await actor.handle(conn, Resync(None))
+                table.step(core.part, viewer)
+            # else its socket died; the table has not heard yet
+        elif roll < 0.88 and core.watchers:
+            viewer = rng.choice([v for v in viewers if v in core.watchers])
+            with contextlib.suppress(ProtocolError):
+                table.step(core.resync, viewer)
         elif roll < 0.90:
-            if actor.status == "open":
-                await actor.pause(rng.choice([None, "a break", f"{text[1]} left"]))
+            if core.status == "open":
+                table.step(core.pause, rng.choice([None, "a break", f"{text[1]} left"]))
             else:
-                await actor.resume()
+                table.step(core.resume)
         elif roll < 0.93:
-            seats = [s for s in actor.roster if engine.can_top_up(s)]
-            conns = [c for c in actor.connections if c.player_id is not None]
-            for conn in conns:
-                if reference_seat_of(actor, conn.player_id) in seats:
-                    await actor.handle(conn, TopUp(rng.randint(1, 500)))
+            seats = [s for s in core.roster if engine.can_top_up(s)]
+            for viewer in viewers:
+                if viewer in core.watchers and reference_seat_of(core, viewer.player_id) in seats:
+                    top_up = TopUp(rng.randint(1, 500))
+                    with contextlib.suppress(ProtocolError):
+                        seat = core.check_top_up(viewer, top_up)
+                        table.step(core.topped_up, seat, top_up.amount)
                     break
         elif roll < 0.95:
-            actor.message = rng.choice([None, "Welcome", f"Hello {text[2]}"])
-            actor._changed()
-        elif roll < 0.97 and actor._before is not None:
-            actor._void_hand("the hand is void")
+            core.message = rng.choice([None, "Welcome", f"Hello {text[2]}"])
+            table.step(core.refresh)
+        elif roll < 0.97 and core.hand is not None:
+            table.step(core.void_hand, "the hand is void")
             # a seat at the table when the hand began stood up only once it ended, so the
             # table put back holds exactly the players seated (none of them left mid-hand)
-            assert set(actor.engine.seated) == set(actor.roster)
-            actor._changed()
-        elif actor.house is not None:
-            actor.house.balance = rng.choice([0, 30, 500, 10**6])
-            actor._changed()
-
-    if actor._timer is not None:
-        actor._timer.cancel()
-    for task in (actor._bot_task, actor._next_hand_task):
-        if task is not None:
-            task.cancel()
-    await asyncio.sleep(0)
+            assert set(core.engine.seated) == set(core.roster)
+        elif core.house is not None:
+            core.house.balance = rng.choice([0, 30, 500, 10**6])
+            table.step(core.house_moved)
     return checker
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-async def test_every_broadcast_says_what_the_per_recipient_views_said(game_id: str) -> None:
+def test_every_broadcast_says_what_the_per_recipient_views_said(game_id: str) -> None:
     states = exact = 0
     for seed in range(10):
-        checker = await play_table(game_id, seed, steps=400)
+        checker = play_table(game_id, seed, steps=400)
         states += checker.states
         exact += checker.exact
     assert states > 3000, states  # the tables did play

@@ -75,7 +75,8 @@ def test_the_served_server_lifts_its_file_limit_and_cuts_off_slow_headers(
         soft, hard = open_file_limits(process.pid)
         assert soft == hard, (soft, hard)
         assert soft > 256
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:
+        # the timeout: a deadline for a server that never answers, never a measure
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as slow:
             slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never ended
             answer = b""
             while chunk := slow.recv(4096):

@@ -1,4 +1,5 @@
-"""The host's calls (admin token): chips, the house, tables, seats, bots, settings, audit.
+"""The host's calls (admin token): chips, the house, the bots' bank, tables, seats, bots,
+settings, audit.
 
 Every call that changes something is recorded as a host action (``GET /api/admin/actions``).
 """
@@ -9,11 +10,11 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from pydantic import Field
-from sqlalchemy import select
 
 from app.api.deps import HostDep, ServicesDep
 from app.api.errors import ApiRoute, errors
 from app.api.schemas import StrictBody
+from app.api.schemas.base import Reply
 from app.api.schemas.host import (
     Audit,
     Bankroll,
@@ -27,11 +28,9 @@ from app.api.schemas.host import (
     Seeded,
 )
 from app.api.schemas.tables import TableClosed, TableSummary
-from app.cluster.board import admin_row
-from app.cluster.bus import house_funded
-from app.db import account_ids, ledger, store
+from app.db import ledger, store
 from app.db.ledger import InsufficientFunds
-from app.db.models import Account, HostAction, Player
+from app.db.store import host_lists
 from app.runtime.table.actor import TableActor
 from app.services import Services
 
@@ -54,6 +53,21 @@ class HouseFunds(StrictBody):
 class ChipsIn(StrictBody):
     amount: int = Field(ge=-MAX_GRANT, le=MAX_GRANT, description="grant (>0) or take (<0)")
     reason: str = Field(min_length=1, max_length=80)
+
+
+class BotsFunds(StrictBody):
+    amount: int = Field(gt=0, le=MAX_GRANT, description="chips to grant to the bots' bank")
+    reason: str = Field(default="host top-up", max_length=80)
+
+
+class BotsBank(Reply):
+    """The bots' bank: the one account every bot buys in from and brings its stack home to."""
+
+    bots: int = Field(description="chips in the bots' bank now")
+    granted: int = Field(description="chips the host has granted it, its opening float included")
+    seated: int = Field(description="bots seated at tables now")
+    at_tables: int = Field(description="chips on the seated bots' stacks")
+    pool: int = Field(description="bots there may be (one per bot name)")
 
 
 class PauseIn(StrictBody):
@@ -109,30 +123,39 @@ async def fund_house(body: HouseFunds, services: ServicesDep) -> dict[str, Any]:
     """Grant chips to the house that banks Trente et Quarante."""
     balance = await services.writer.run(store.fund_house, body.amount, body.reason)
     services.lobby.house.fund(body.amount)  # the tables it banks publish their new limits
-    if services.bus is not None:  # cluster mode: the other nodes' tables too (bus.py)
-        await house_funded(services.bus, body.amount)
+    await services.hosting.house_funded(body.amount)  # those served elsewhere too
     return {"house": balance}
+
+
+@router.get("/bots", response_model=BotsBank)
+async def bots_bank(services: ServicesDep) -> dict[str, Any]:
+    """The bots' bank, once the chips of every bot that has left (stood up, its table closed)
+    are home in it: the bots' results add up here (app/runtime/bot_pool.py)."""
+    return await services.lobby.bot_pool.bank()
+
+
+@router.post("/bots", response_model=BotsBank)
+async def fund_bots(body: BotsFunds, services: ServicesDep) -> dict[str, Any]:
+    """Grant chips to the bots' bank (the host's log: ``fund_bots``); its state after."""
+    await services.lobby.bot_pool.fund(body.amount, body.reason)
+    return await services.lobby.bot_pool.bank()
 
 
 @router.get("/players", response_model=list[PlayerRow])
 async def players(services: ServicesDep) -> list[dict[str, Any]]:
     """Every player with their bankroll."""
     async with services.sessionmaker() as session:
-        rows = await session.execute(
-            select(Player.id, Player.name, Player.is_bot, Player.created_at, Account.balance)
-            .join(Account, Account.id == account_ids.bankroll_of(Player.id), isouter=True)
-            .order_by(Player.created_at)
-        )
-        return [
-            {
-                "player_id": pid,
-                "name": name,
-                "bot": bot,
-                "created_at": created.isoformat(),
-                "bankroll": int(balance or 0),
-            }
-            for pid, name, bot, created, balance in rows
-        ]
+        rows = await host_lists.players_with_bankrolls(session)
+    return [
+        {
+            "player_id": row.player_id,
+            "name": row.name,
+            "bot": row.bot,
+            "created_at": row.created_at.isoformat(),
+            "bankroll": row.bankroll,
+        }
+        for row in rows
+    ]
 
 
 @router.post("/players/{player_id}/chips", response_model=Bankroll)
@@ -155,11 +178,8 @@ async def grant_or_take(player_id: str, body: ChipsIn, services: ServicesDep) ->
 @router.get("/tables", response_model=list[TableSummary])
 async def tables(services: ServicesDep) -> list[dict[str, Any]]:
     """Every open table, private ones included, with invite links (and the seats leaving).
-    In cluster mode, every node's (the shared board, app/cluster/board.py)."""
-    out = [admin_row(table) for table in services.lobby.tables.values() if not table.closed]
-    if services.board is not None:
-        out += services.board.admin_rows()
-    return out
+    Those served elsewhere too (every node's, in a cluster: app/runtime/hosting.py)."""
+    return services.lobby.host_rows()
 
 
 @router.post("/tables/{table_id}/pause", response_model=TableSummary)
@@ -191,6 +211,7 @@ async def close(
     body = body or CloseIn()
     await table.shutdown(body.reason, close_table=True)
     await _record(services, "close_table", {"table_id": table_id, "name": table.name}, body.reason)
+    await services.lobby.bot_pool.bring_home()  # its bots' stacks, home to the bots' bank
     return {"table_id": table_id, "status": "closed"}
 
 
@@ -199,12 +220,10 @@ async def remove_seat(table_id: str, seat: int, services: ServicesDep) -> dict[s
     """Stand a player up (at the next moment the rules allow); the stack goes back to the
     bankroll."""
     table = _table(services, table_id)
-    async with table.lock:
-        info = table.roster.get(seat)
-        if info is None:
-            raise HTTPException(404, "nobody sits in that seat")
-        table.request_leave(seat)
-        left = seat not in table.roster
+    info = table.roster.get(seat)
+    left = await table.request_leave(seat)
+    if info is None or left is None:
+        raise HTTPException(404, "nobody sits in that seat")
     await _record(
         services, "remove_seat", {"table_id": table_id, "seat": seat, "player_id": info.player_id}
     )
@@ -213,6 +232,8 @@ async def remove_seat(table_id: str, seat: int, services: ServicesDep) -> dict[s
 
 @router.post("/tables/{table_id}/bots", status_code=201, response_model=BotAdded)
 async def add_bot(table_id: str, services: ServicesDep) -> dict[str, Any]:
+    """Seat a bot of the pool in the first free seat, its buy-in from the bots' bank (409
+    when the bank cannot cover it: ``POST /api/admin/bots`` adds chips)."""
     table = _table(services, table_id)
     try:
         seat = await services.lobby.add_bot(table, None)
@@ -224,10 +245,13 @@ async def add_bot(table_id: str, services: ServicesDep) -> dict[str, Any]:
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=SeatRemoved)
 async def remove_bot(table_id: str, seat: int, services: ServicesDep) -> dict[str, Any]:
-    """Stand a bot up (at the next moment the rules allow), recorded as a host action."""
+    """Stand a bot up (at the next moment the rules allow), recorded as a host action; its
+    stack goes home to the bots' bank."""
     left = await _table(services, table_id).remove_bot(seat)
     if left is None:
         raise HTTPException(404, "no bot in that seat")
+    if left:
+        await services.lobby.bot_pool.bring_home()
     await _record(services, "remove_bot", {"table_id": table_id, "seat": seat})
     return {"seat": seat, "removed": left, "pending": not left}
 
@@ -269,10 +293,8 @@ async def put_settings(body: SettingsIn, services: ServicesDep) -> dict[str, Any
 async def actions(services: ServicesDep) -> list[dict[str, Any]]:
     """Every host action, newest first."""
     async with services.sessionmaker() as session:
-        rows = (
-            await session.scalars(select(HostAction).order_by(HostAction.id.desc()).limit(500))
-        ).all()
-        return [
-            {"at": a.at.isoformat(), "action": a.action, "detail": a.detail, "note": a.note}
-            for a in rows
-        ]
+        rows = await host_lists.host_actions(session, 500)
+    return [
+        {"at": a.at.isoformat(), "action": a.action, "detail": a.detail, "note": a.note}
+        for a in rows
+    ]

@@ -13,7 +13,7 @@ from app.api.errors import ApiRoute, RuleRefusal, errors
 from app.api.routes.tables import _opener_or_host, _table
 from app.api.schemas.chat import ChatKept, ChatRemoved, MuteIn, Mutes
 from app.runtime.protocol import ProtocolError
-from app.runtime.table.chat import HOST
+from app.runtime.table.core import HOST
 
 router = APIRouter(
     prefix="/api/tables",

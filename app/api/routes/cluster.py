@@ -35,7 +35,6 @@ async def route(
     services: ServicesDep, response: Response, table: str = Query(max_length=64)
 ) -> dict[str, str]:
     """The address of the node that serves ``table``, in the header ``X-Table31-Node``."""
-    node = services.node
-    address = services.settings.advertised_address if node is None else await node.route(table)
+    address = await services.hosting.route(table)
     response.headers[NODE_HEADER] = address
     return {"node": address}

@@ -48,11 +48,12 @@ async def list_hands(
     game: str | None = Query(None, max_length=40),
     limit: int = Query(20, ge=1, le=100),
     before: str | None = Query(None, max_length=120),
+    room_id: str | None = Query(None, max_length=40, description="a room's hands, every table"),
 ) -> dict[str, Any]:
     """Finished hands, newest first; ``before`` is the ``next`` cursor of the previous page.
     The queries are :mod:`app.review.lists` (index seeks, no OFFSET); the hands of private
     tables hidden from the caller are left out."""
-    filters = lists.Filters(table_id=table_id, player_id=player_id, game=game)
+    filters = lists.Filters(table_id=table_id, player_id=player_id, game=game, room_id=room_id)
     try:
         return await lists.hand_page(session, filters, before=before, limit=limit, reader=reader)
     except lists.BadCursor:

@@ -77,6 +77,7 @@ async def table_page(
 
 
 def rules_href(game: str, table_id: str, invite: str | None) -> str:
-    """The game's "How to play" page, opened from a table: it links back to that table."""
+    """The game's "How to play" page, opened from a table: it links back to that table (and on
+    to the rule book's section, /games/<id>/rules)."""
     query = {"table": table_id, **({"invite": invite} if invite else {})}
-    return f"/games/{game}/rules?{urlencode(query)}"
+    return f"/games/{game}/how-to-play?{urlencode(query)}"

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import Response, StreamingResponse
-from sqlalchemy import select, tuple_
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import ServicesDep, SessionDep
 from app.api.download import attachment
@@ -25,16 +22,18 @@ from app.api.routes import ledgers, review_pages, settle
 from app.api.routes.hands import ReaderDep
 from app.api.schemas.hands import HandPage
 from app.api.schemas.review import PlayerFigures, Proof, Replay
-from app.db.models import GameTable, Hand, HandPlayer, Shoe
+from app.db.models import GameTable, Hand
+from app.db.store import hand_lists, proofs
+from app.db.types import AsyncSession
 from app.review import access, lists, sessions, stats
 from app.review.access import Reader
 from app.review.chart import bankroll_svg
 from app.review.export import hand_export
-from app.review.fairness import StoredShoe, verify
+from app.review.fairness import verify
 from app.review.history import viewer_seat
 from app.review.replay import ReplayError
-from app.review.shoe_chain import earlier_hands
-from app.review.steps import replay_for, shoes_of
+from app.review.shoe_chain import earlier_hands, stored_shoes
+from app.review.steps import replay_for
 
 router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 409, 422))
 
@@ -55,22 +54,7 @@ async def _readable(session: AsyncSession, hand_id: str, reader: Reader) -> tupl
 
 
 async def _table(session: AsyncSession, table_id: str) -> GameTable | None:
-    return await session.get(GameTable, table_id)
-
-
-async def _shoes(
-    session: AsyncSession, record: dict[str, Any], *more: dict[str, Any]
-) -> dict[str, StoredShoe]:
-    """The stored shoes the hand drew from (and those the ``more`` hands shuffled)."""
-    commits = [commit for commit, _ in shoes_of(record)]
-    for other in more:
-        commits += list((other.get("shuffles") or {}).get("new") or [])
-    if not commits:
-        return {}
-    rows = await session.scalars(select(Shoe).where(Shoe.commit.in_(commits)))
-    return {
-        s.commit: StoredShoe(s.commit, s.seed, list(s.source), s.retired_at) for s in rows.all()
-    }
+    return await proofs.table_by_id(session, table_id)
 
 
 @router.get("/api/hands/{hand_id}/replay", response_model=Replay)
@@ -107,7 +91,7 @@ async def hand_export_json(hand_id: str, session: SessionDep, reader: ReaderDep)
         record,
         status=hand.status,
         viewer_seat=seat,
-        shoes=await _shoes(session, record),
+        shoes=await stored_shoes(session, record),
         table_closed=table is not None and table.status == "closed",
         table_name=table.name if table else None,
     )
@@ -128,7 +112,7 @@ async def hand_verify(hand_id: str, session: SessionDep, reader: ReaderDep) -> d
     earlier = await earlier_hands(session, hand.id, hand.table_id, hand.ended_at)
     proof = verify(
         record,
-        await _shoes(session, record, *earlier),
+        await stored_shoes(session, record, *earlier),
         table_closed=table is not None and table.status == "closed",
         earlier=earlier,
     )
@@ -214,18 +198,10 @@ async def player_hands(
         mine = next((p for p in row["players"] if p["player_id"] == player_id), None)
         row["player_seat"] = mine["seat"] if mine else None
     if page["hands"]:
-        nets = dict(
-            (
-                await session.execute(
-                    select(HandPlayer.hand_id, HandPlayer.net).where(
-                        HandPlayer.player_id == player_id,
-                        HandPlayer.hand_id.in_([r["hand_id"] for r in page["hands"]]),
-                    )
-                )
-            ).all()
-        )
+        ids = [r["hand_id"] for r in page["hands"]]
+        nets = await hand_lists.player_nets(session, player_id, ids)
         for row in page["hands"]:
-            row["player_net"] = int(nets.get(row["hand_id"], 0))
+            row["player_net"] = nets.get(row["hand_id"], 0)
     return page
 
 
@@ -300,48 +276,22 @@ async def player_hands_jsonl(
     maker = services.sessionmaker
 
     async def lines() -> AsyncIterator[str]:
-        after: tuple[datetime | None, str] | None = None
         async with maker() as db:
             tables: dict[str, GameTable | None] = {}
-            while True:
-                query = (
-                    select(HandPlayer.ended_at, HandPlayer.hand_id)
-                    .where(HandPlayer.player_id == player_id, HandPlayer.ended_at.is_not(None))
-                    .order_by(HandPlayer.ended_at, HandPlayer.hand_id)
-                    .limit(200)
+            async for hand in hand_lists.player_hands_oldest_first(db, player_id):
+                if hand.table_id not in tables:
+                    tables[hand.table_id] = await proofs.table_by_id(db, hand.table_id)
+                table = tables[hand.table_id]
+                record = hand.record or {}
+                body = hand_export(
+                    record,
+                    status=hand.status,
+                    viewer_seat=viewer_seat(record, player_id),
+                    shoes=await stored_shoes(db, record),
+                    table_closed=table is not None and table.status == "closed",
+                    table_name=table.name if table else None,
                 )
-                if after is not None:
-                    query = query.where(
-                        tuple_(HandPlayer.ended_at, HandPlayer.hand_id) > tuple_(*after)
-                    )
-                batch = list((await db.execute(query)).all())
-                if not batch:
-                    return
-                hands = {
-                    h.id: h
-                    for h in (
-                        await db.scalars(select(Hand).where(Hand.id.in_([b[1] for b in batch])))
-                    ).all()
-                }
-                for ended, hand_id in batch:
-                    hand = hands.get(hand_id)
-                    if hand is None or hand.record is None:
-                        continue
-                    if hand.table_id not in tables:
-                        tables[hand.table_id] = await db.get(GameTable, hand.table_id)
-                    table = tables[hand.table_id]
-                    record = hand.record
-                    body = hand_export(
-                        record,
-                        status=hand.status,
-                        viewer_seat=viewer_seat(record, player_id),
-                        shoes=await _shoes(db, record),
-                        table_closed=table is not None and table.status == "closed",
-                        table_name=table.name if table else None,
-                    )
-                    yield json.dumps(body, separators=(",", ":")) + "\n"
-                    after = (ended, hand_id)
-                db.expunge_all()
+                yield json.dumps(body, separators=(",", ":")) + "\n"
 
     return StreamingResponse(
         lines(),

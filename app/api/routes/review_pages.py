@@ -12,6 +12,7 @@ the table); an invite holder with the table's ``?invite=``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -61,8 +62,22 @@ async def hand_page(
             "game_title": game_class(hand.game).title if hand.game in GAME_MODULES else hand.game,
             "game_css": _game_css(hand.game),
             "number": hand.number,
+            "table_id": hand.table_id,
+            "status": hand.status,
+            "void": void_hand(hand.record or {}) if hand.status == "void" else None,
         },
     )
+
+
+def void_hand(record: dict[str, Any]) -> dict[str, Any]:
+    """What a void hand's page shows (docs/review.md, "Void hands"): why it is void and who
+    sat in it, with their stacks as it began; no cards, nothing was settled."""
+    seats = [s for s in record.get("seats_before") or [] if isinstance(s, dict)]
+    reason = record.get("void")
+    return {
+        "reason": reason if isinstance(reason, str) else None,
+        "players": sorted(seats, key=lambda s: int(s.get("seat", 0))),
+    }
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)

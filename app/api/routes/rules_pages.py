@@ -1,6 +1,7 @@
-"""The "How to play" pages: ``GET /games/{game}/rules``, a game's section of the rule book
-(docs/rules.md, rendered by :mod:`app.rulebook.book`) with the options a table at this server
-starts with, in words.
+"""The "How to play" pages: ``GET /games/{game}/how-to-play``, the game for players in five
+minutes (docs/how-to-play/<game>.md, :mod:`app.rulebook.how_to_play`), and one click further
+``GET /games/{game}/rules``, the full rule book's section (docs/rules.md, rendered by
+:mod:`app.rulebook.book`), each with the options a table at this server starts with, in words.
 
 Opened from a table (``?table=<id>``, and a private table's ``?invite=``), the page links back
 to it: only when the reader may enter that table, so that the page never tells a stranger
@@ -21,9 +22,33 @@ from app.api.errors import ApiRoute
 from app.api.routes.pages import templates
 from app.games.core.registry import GAME_MODULES, game_class
 from app.rulebook.book import game_rules
+from app.rulebook.how_to_play import how_to_play, lobby_table_words
 from app.rulebook.option_words import summary_option_words, table_option_words
 
 router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+
+
+@router.get("/games/{game}/how-to-play", response_class=HTMLResponse)
+async def how_to_play_page(
+    game: str, request: Request, services: ServicesDep, session: SessionDep
+) -> HTMLResponse:
+    page = how_to_play(game)
+    if page is None:
+        return templates.TemplateResponse(
+            request, "table_missing.html", {"what": "rules"}, status_code=404
+        )
+    query = request.url.query
+    return templates.TemplateResponse(
+        request,
+        "how_to_play.html",
+        {
+            "page": page,
+            "offered": game in services.settings.game_ids,
+            "defaults": lobby_table_words(game),
+            "book_href": f"/games/{game}/rules" + (f"?{query}" if query else ""),
+            "table": await _back_to_table(request, services, session),
+        },
+    )
 
 
 @router.get("/games/{game}/rules", response_class=HTMLResponse)
@@ -45,6 +70,8 @@ async def rules_page(
             "offered": game in services.settings.game_ids,
             "defaults": table_option_words(game),
             "table": await _back_to_table(request, services, session),
+            "howto_href": f"/games/{game}/how-to-play"
+            + (f"?{request.url.query}" if request.url.query else ""),
         },
     )
 

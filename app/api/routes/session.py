@@ -23,6 +23,7 @@ from app.api.deps import (
 from app.api.errors import ApiRoute, errors
 from app.api.schemas import SessionIn
 from app.api.schemas.identity import Devices, PlayerOut, RecoveryCode, SignedOut
+from app.api.signed_sockets import signed_sockets
 from app.api.signup_limits import charge, signup_limits
 from app.core.security import same_secret
 from app.db import devices, ledger, store
@@ -230,10 +231,11 @@ async def sign_out_device(
     services: ServicesDep,
 ) -> dict[str, Any]:
     """Sign one of the caller's devices out: its token is refused from now on (REST and new
-    sockets). This device too, if named (its cookie is cleared)."""
+    sockets) and its open table sockets are closed (4401, "signed out"). This device too, if
+    named (its cookie is cleared)."""
     if len(device_id) > 40:
         raise HTTPException(404, "you have no such device signed in")
-    gone = await services.writer.run(devices.revoke_device, caller.player.id, device_id)
+    gone = await _revoke(request, caller.player.id, device_id)
     if not gone:
         raise HTTPException(404, "you have no such device signed in")
     if device_id == caller.device_id:
@@ -242,26 +244,43 @@ async def sign_out_device(
 
 
 @router.post("/me/signout-others", response_model=SignedOut)
-async def sign_out_other_devices(caller: DeviceDep, services: ServicesDep) -> dict[str, Any]:
+async def sign_out_other_devices(
+    caller: DeviceDep, request: Request, services: ServicesDep
+) -> dict[str, Any]:
     """Sign every other device of the caller out, and retire the caller's unused recovery
-    code; this device stays signed in."""
-    count = await services.writer.run(
-        devices.revoke_other_devices, caller.player.id, caller.device_id
-    )
+    code; this device stays signed in. The other devices' open table sockets are closed
+    (4401, "signed out"), before their tokens are deleted and again after."""
+    player_id, keep = caller.player.id, caller.device_id
+    sockets = signed_sockets(request.app)
+    sockets.sign_out_others(player_id, keep)
+    count = await services.writer.run(devices.revoke_other_devices, player_id, keep)
+    sockets.sign_out_others(player_id, keep)
     return {"signed_out": count}
+
+
+async def _revoke(request: Request, player_id: str, device_id: str) -> bool:
+    """Sign one device of ``player_id`` out: its open table sockets are closed (4401, "signed
+    out": app/api/signed_sockets.py) before its token is deleted, so that no frame acts on
+    them once the token is gone, and again after, for a socket that opened in between.
+    False when the player has no such device."""
+    services: Any = request.app.state.services
+    sockets = signed_sockets(request.app)
+    sockets.sign_out(player_id, device_id)
+    gone = bool(await services.writer.run(devices.revoke_device, player_id, device_id))
+    sockets.sign_out(player_id, device_id)
+    return gone
 
 
 @router.post("/me/signout", response_model=SignedOut)
 async def sign_out(
     request: Request, response: Response, services: ServicesDep, session: SessionDep
 ) -> dict[str, Any]:
-    """Sign this device out: its token stops working and its cookie is cleared. Without a
-    valid token there is nothing to sign out, and the answer says so (still 200, the cookie
-    cleared): signing out twice is no error."""
+    """Sign this device out: its token stops working, its open table sockets are closed and
+    its cookie is cleared. Without a valid token there is nothing to sign out, and the answer
+    says so (still 200, the cookie cleared): signing out twice is no error."""
     found = await signed_in(request, session)
     count = 0
     if found is not None:
-        gone = await services.writer.run(devices.revoke_device, found.player.id, found.device_id)
-        count = int(gone)
+        count = int(await _revoke(request, found.player.id, found.device_id))
     clear_session_cookie(request, response)
     return {"signed_out": count}

@@ -26,12 +26,20 @@ from app.api.routes.pages import templates
 from app.api.routes.review_pages import missing
 from app.api.schemas.settle import Settlement
 from app.db.models import GameTable
+from app.db.store.rooms import StoredRoom, load_room
 from app.games.core.registry import GAME_MODULES, game_class
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.nets import SpanNets, span_nets
 from app.review.settle import Payment, settle
-from app.review.settle_words import ChipValue, as_csv, as_text, payment_line
+from app.review.settle_words import (
+    ChipValue,
+    apart_lines,
+    apart_rows,
+    as_csv,
+    as_text,
+    payment_line,
+)
 
 router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 422))
 pages = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
@@ -51,6 +59,8 @@ class Asked:
     players: list[str] | None
     around: str | None
     value: ChipValue | None
+    room_id: str | None = None
+    """A room's evening: every table of the room (app/db/store/rooms.py)."""
 
 
 def tonight(now: datetime, zone: ZoneInfo) -> datetime:
@@ -73,6 +83,10 @@ def asked(
         str, Query(max_length=60, description="an IANA time zone, e.g. Europe/Oslo")
     ] = "UTC",
     table_id: Annotated[str | None, Query(max_length=40, pattern=ID)] = None,
+    room: Annotated[
+        str | None,
+        Query(max_length=40, pattern=ID, description="a room: the evening at all its tables"),
+    ] = None,
     player: Annotated[
         list[str] | None, Query(description="the group: the players' ids (repeated)")
     ] = None,
@@ -115,7 +129,7 @@ def asked(
         if amount <= 0:
             raise HTTPException(422, "chip_value must be more than 0")
         value = ChipValue(amount, (currency or "").strip())
-    return Asked(start, end, tz, table_id, player, around, value)
+    return Asked(start, end, tz, table_id, player, around, value, room)
 
 
 def _local(text: str | None, zone: ZoneInfo, *, end: bool = False) -> datetime | None:
@@ -144,11 +158,35 @@ class Settled:
     payments: list[Payment]
     names: dict[str, str]
     text: str
+    apart: list[str]
+    tables: dict[str, str]
+    room: StoredRoom | None = None
+
+
+async def _room_tables(session: Any, reader: Reader, room_id: str) -> tuple[StoredRoom, list[str]]:
+    """A room's tables, for its players (who sat at any of them) and the host: 404 for no
+    room, 403 for someone who never sat in it."""
+    room = await load_room(session, room_id)
+    if room is None:
+        raise HTTPException(404, "no such room")
+    ids = [t["table_id"] for t in room.tables]
+    if reader.host:
+        return room, ids
+    access.check_signed_in(reader)
+    assert reader.player is not None
+    for table_id in ids:
+        if await access.sat_at_table(session, reader.player.id, table_id):
+            return room, ids
+    raise HTTPException(403, "a room's settle-up is for the players who sat in it")
 
 
 async def _settle(session: Any, reader: Reader, q: Asked) -> Settled:
     table = None
-    if q.table_id is not None:
+    room = None
+    table_ids = None
+    if q.room_id is not None:
+        room, table_ids = await _room_tables(session, reader, q.room_id)
+    elif q.table_id is not None:
         table = await access.check_table_reader(session, q.table_id, reader)
     else:
         access.check_signed_in(reader)
@@ -160,19 +198,29 @@ async def _settle(session: Any, reader: Reader, q: Asked) -> Settled:
         table_id=q.table_id,
         chosen=q.players,
         around=q.around,
+        table_ids=table_ids,
     )
     payments = settle(found.nets)
     names = {p.id: p.name for p in found.parties}
+    tables = {t: info.name for t, info in found.tables.items()}
+    apart = apart_lines(found.split, names, tables, q.value)
     text = as_text(
-        _title(table, q), [(p.name, p.net) for p in found.parties], payments, names, q.value
+        _title(table, q, room.name if room is not None else None),
+        [(p.name, p.net) for p in found.parties],
+        payments,
+        names,
+        q.value,
+        apart,
     )
-    return Settled(table, found, payments, names, text)
+    return Settled(table, found, payments, names, text, apart, tables, room)
 
 
-def _title(table: GameTable | None, q: Asked) -> str:
+def _title(table: GameTable | None, q: Asked, room: str | None = None) -> str:
     zone = ZoneInfo(q.tz)
     span = f"{q.since.astimezone(zone):%Y-%m-%d %H:%M} – {q.until.astimezone(zone):%Y-%m-%d %H:%M}"
     where = f"{table.name} ({_game_title(table.game)})" if table is not None else "the group"
+    if room is not None:
+        where = f"the room {room}"
     return f"Settling up, {where}: {span} ({q.tz})"
 
 
@@ -182,8 +230,10 @@ def _game_title(game: str) -> str:
 
 @router.get("/api/settle", response_model=Settlement)
 async def settlement(session: SessionDep, reader: ReaderDep, q: AskedDep) -> dict[str, Any]:
-    """Each party's net over the span and the fewest payments that settle them (at most
-    parties − 1), with their money when a chip value is given."""
+    """Each player's net over the span (the ledger's: docs/review.md, "One truth"), what of
+    it is apart (the house, others, a pot: in words), and the fewest payments, person to
+    person, that settle the rest (at most players − 1), with money when a chip value is
+    given."""
     done = await _settle(session, reader, q)
     chosen = {p.id for p in done.nets.parties}
     money = q.value.of if q.value is not None else None
@@ -196,11 +246,29 @@ async def settlement(session: SessionDep, reader: ReaderDep, q: AskedDep) -> dic
             if done.table is not None
             else None
         ),
+        **(
+            {"room": {"room_id": done.room.room_id, "name": done.room.name}}
+            if done.room is not None
+            else {}
+        ),
         "hands": done.nets.hands,
         "candidates": [{**c.to_json(), "chosen": c.id in chosen} for c in done.nets.candidates],
         "parties": [
-            {**p.to_json(), "money": money(p.net) if money else None} for p in done.nets.parties
+            {
+                **p.to_json(),
+                "money": money(p.net) if money else None,
+                "house": p.house,
+                "others": p.others,
+                "pot": p.pot,
+                "settle": p.settle,
+            }
+            for p in done.nets.parties
         ],
+        "apart": [
+            {"player": who, "with": whom, "with_id": whom_id, "kind": kind, "chips": chips}
+            for who, whom, whom_id, kind, chips in apart_rows(done.nets.split, done.tables)
+        ],
+        "apart_text": done.apart,
         "payments": [
             {
                 "payer": p.payer,
@@ -225,10 +293,15 @@ async def settlement(session: SessionDep, reader: ReaderDep, q: AskedDep) -> dic
     responses=file_response("text/csv", "The nets and the payments."),
 )
 async def settlement_csv(session: SessionDep, reader: ReaderDep, q: AskedDep) -> Response:
-    """The same settlement as CSV: a ``net`` row per party, then a ``payment`` row each."""
+    """The same settlement as CSV: a ``net`` row per player, an ``apart`` row per part
+    apart from the payments, then a ``payment`` row each."""
     done = await _settle(session, reader, q)
     body = as_csv(
-        [(p.id, p.name, p.net) for p in done.nets.parties], done.payments, done.names, q.value
+        [(p.id, p.name, p.net) for p in done.nets.parties],
+        done.payments,
+        done.names,
+        q.value,
+        apart_rows(done.nets.split, done.tables),
     )
     day = q.since.astimezone(ZoneInfo(q.tz)).date().isoformat()
     return Response(
@@ -245,10 +318,14 @@ async def settle_page(
     reader: ReaderDep,
     table_id: str | None = Query(None, alias="table", max_length=40),
     around: str | None = Query(None, alias="player", max_length=40),
+    room_id: str | None = Query(None, alias="room", max_length=40, pattern=ID),
 ) -> HTMLResponse:
-    """The settle-up page, for a table (``?table=``) or a player's company (``?player=``);
-    its script reads ``/api/settle``."""
+    """The settle-up page, for a table (``?table=``), a room's evening (``?room=``) or a
+    player's company (``?player=``); its script reads ``/api/settle``."""
     table = None
+    room = await load_room(session, room_id) if room_id else None
+    if room_id and room is None:
+        return missing(request, "room")
     if table_id:
         table = await access.visible_table(session, table_id, reader)
         if table is None:
@@ -261,6 +338,8 @@ async def settle_page(
             "table_name": table.name if table else "",
             "game_title": _game_title(table.game) if table else "",
             "around": around or "",
+            "room_id": room.room_id if room else "",
+            "room_name": room.name if room else "",
         },
     )
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, is_host
-from app.api.errors import ApiRoute, RuleRefusal, errors
+from app.api.errors import ApiRoute, Error, RuleRefusal, errors
 from app.api.schemas import BotIn, TableIn
 from app.api.schemas.bodies import StandUpIn
 from app.api.schemas.tables import BotSeated, TableClosed, TableSummary
@@ -65,10 +66,22 @@ def _unprocessable(field: str, message: str) -> JSONResponse:
     )
 
 
-@router.post("", status_code=201, response_model=TableSummary)
+OPENED_TOO_MANY: dict[int | str, dict[str, Any]] = {
+    429: {
+        "model": Error,
+        "description": "The player has opened MAX_TABLES_PER_HOUR tables in the last hour: the "
+        "message says when they may open another (Retry-After, in seconds).",
+    }
+}
+
+
+@router.post("", status_code=201, response_model=TableSummary, responses=OPENED_TOO_MANY)
 async def open_table(
     body: TableIn, request: Request, player: PlayerDep, services: ServicesDep
 ) -> dict[str, Any] | JSONResponse:
+    """Open a table. Unless the caller is the host, at most ``MAX_TABLES_PER_PLAYER`` of the
+    caller's tables may be open (409), and at most ``MAX_TABLES_PER_HOUR`` opened in any hour,
+    closed ones included (429, saying when the next may be opened)."""
     if not services.settings.players_may_open_tables and not is_host(request, services):
         raise HTTPException(403, "the host has turned off opening tables")
     offered = services.settings.game_ids
@@ -84,10 +97,14 @@ async def open_table(
             created_by=player.id,
             private=body.private,
             max_open=0 if host else services.settings.max_tables_per_player,
+            per_hour=0 if host else services.settings.max_tables_per_hour,
         )
     except OptionError as err:
         return _unprocessable(f"options.{err.field}", err.message)
     except LimitReached as err:
+        if err.retry_after is not None:
+            wait = str(math.ceil(err.retry_after))
+            raise HTTPException(429, str(err), headers={"Retry-After": wait}) from None
         raise HTTPException(409, str(err)) from None
     return table_json(table, player.id, False)
 
@@ -96,10 +113,11 @@ async def open_table(
 async def list_tables(
     request: Request, services: ServicesDep, viewer: OptionalPlayerDep
 ) -> list[dict[str, Any]]:
-    """Open tables; private ones only to their opener and players (and the host). In
-    cluster mode, every node's (the shared board, app/cluster/board.py)."""
-    listing = services.board.listing if services.board else services.lobby.listing
-    return listing(viewer.id if viewer else None, everything=is_host(request, services))
+    """Open tables; private ones only to their opener and players (and the host). Those
+    served elsewhere too (every node's, in a cluster: app/runtime/hosting.py)."""
+    return services.lobby.listing(
+        viewer.id if viewer else None, everything=is_host(request, services)
+    )
 
 
 @router.get("/{table_id}", response_model=TableSummary)
@@ -118,8 +136,8 @@ def _opener_or_host(
         return
     if player_id is None:
         raise HTTPException(401, "sign in first: POST /api/session with your name")
-    if table.created_by != player_id:
-        raise HTTPException(403, "only the player who opened this table (or the host) may")
+    if not table.core.is_host(player_id):
+        raise HTTPException(403, "only the table's host (its opener, unless handed on) may")
 
 
 @router.post("/{table_id}/bots", status_code=201, response_model=BotSeated)
@@ -130,8 +148,9 @@ async def add_bot(
     services: ServicesDep,
     body: BotIn | None = None,
 ) -> dict[str, Any]:
-    """Seat a bot playing the game's bot strategy. The table's opener and the host may.
-    The body (``{"seat": n}``) is optional."""
+    """Seat a bot of the pool playing the game's bot strategy, its buy-in from the bots'
+    bank (409 when the bank cannot cover it, or every bot is seated elsewhere). The table's
+    opener and the host may. The body (``{"seat": n}``) is optional."""
     player_id = viewer.id if viewer else None
     table = _table(services, table_id, request, player_id)
     _opener_or_host(table, request, services, player_id)
@@ -154,12 +173,16 @@ async def remove_bot(
     viewer: OptionalPlayerDep,
     services: ServicesDep,
 ) -> dict[str, Any]:
-    """Stand a bot up (at the next moment the rules allow)."""
+    """Stand a bot up (at the next moment the rules allow); its stack goes home to the bots'
+    bank."""
     player_id = viewer.id if viewer else None
     table = _table(services, table_id, request, player_id)
     _opener_or_host(table, request, services, player_id)
-    if await table.remove_bot(seat) is None:
+    left = await table.remove_bot(seat)
+    if left is None:
         raise HTTPException(404, "no bot in that seat")
+    if left:
+        await services.lobby.bot_pool.bring_home()
     return {"seat": seat, "table": table.summary()}
 
 

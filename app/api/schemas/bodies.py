@@ -67,3 +67,23 @@ class StandUpIn(StrictBody):
     away_at_least: int = Field(
         0, ge=0, le=86_400, description="seconds the seat must have been sitting out"
     )
+
+
+class RoomIn(StrictBody):
+    """A room to open (``POST /api/rooms``): its first game and options, as a table's."""
+
+    game: str = Field(max_length=40)
+    name: str = Field(default="", max_length=200)
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value, what="room name") if value.strip() else ""
+
+
+class RoomHostIn(StrictBody):
+    """Who the room's host hands it to (``POST /api/rooms/{id}/host``)."""
+
+    player_id: str = Field(min_length=1, max_length=40)

@@ -21,22 +21,39 @@ class Candidate(Reply):
     name: str
     kind: str = Field(description='always "player"')
     bot: bool
-    net: int = Field(description="won (+) or lost (−) over every hand of the span, in chips")
+    net: int = Field(
+        description="won (+) or lost (−) over the span, in chips: every ledger movement "
+        "between the player's accounts and anyone else's (docs/review.md, One truth)"
+    )
     hands: int
     chosen: bool = Field(description="in the group being settled")
 
 
 class SettleParty(Reply):
-    """A side of the settlement: a chosen player, or what the group won from or lost to
-    someone outside it."""
+    """A player settling: their net, what of it is apart from the payments (with the house,
+    with others at the tables, through a pot), and what the payments settle."""
 
-    id: str = Field(description='the player\'s id, or "house", "pot", "others"')
+    id: str = Field(description="the player's id")
     name: str
-    kind: str = Field(description='"player", "house", "pot" or "others"')
+    kind: str = Field(description='always "player"')
     bot: bool
-    net: int = Field(description="chips won (+) or lost (−) in the hands counted")
-    hands: int = Field(description="the hands counted that this party took part in")
+    net: int = Field(description="chips won (+) or lost (−) over the span (the ledger's)")
+    hands: int = Field(description="the finished hands of the span this player took part in")
     money: str | None = Field(None, description="net × chip_value, when a chip value is given")
+    house: int = Field(description="won (+) from or lost (−) to the house: apart")
+    others: int = Field(description="won from or lost to others at these tables: apart")
+    pot: int = Field(description="this player's share of what a pot kept or gave: apart")
+    settle: int = Field(description="net − house − others − pot: what the payments settle")
+
+
+class SettleApart(Reply):
+    """A part of a player's net that no payment settles."""
+
+    player: str = Field(description="the player's id")
+    with_: str = Field(alias="with", description='"the house", "the pot at Friday", …')
+    with_id: str = Field(description='"house", "others", or "pot:<table id>"')
+    kind: str = Field(description='"house", "others" or "pot"')
+    chips: int = Field(description="won (+) or lost (−)")
 
 
 class SettlePayment(Reply):
@@ -49,6 +66,11 @@ class SettlePayment(Reply):
     text: str = Field(description="the payment in words: Ben pays Ada 45 chips (2.25 €)")
 
 
+class SettleRoom(Reply):
+    room_id: str
+    name: str
+
+
 class Settlement(Reply):
     """The nets of a span and the fewest payments that bring every one of them to zero."""
 
@@ -56,9 +78,16 @@ class Settlement(Reply):
     until: str = Field(description="the span's end, not included (ISO 8601, UTC)")
     tz: str = Field(description="the time zone the span and the text are told in")
     table: SettleTable | None
-    hands: int = Field(description="the finished hands counted (a chosen player took part)")
+    room: SettleRoom | None = Field(
+        default=None, description="a room's evening (?room=): every table of the room"
+    )
+    hands: int = Field(description="the finished hands counted (a player settling took part)")
     candidates: list[Candidate]
     parties: list[SettleParty]
+    apart: list[SettleApart]
+    apart_text: list[str] = Field(
+        description="what is apart from the payments, in words, then what the payments do"
+    )
     payments: list[SettlePayment]
     chip_value: str | None
     currency: str | None

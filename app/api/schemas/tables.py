@@ -38,6 +38,9 @@ class TableSummary(Reply):
     pause_reason: str | None
     private: bool
     max_seats: int
+    """Every position a player may take, standing ones included (Trente et Quarante)."""
+    table_seats: int
+    """The seats drawn at the table (``max_seats`` less the standing positions)."""
     seats: list[SeatSummary]
     players: int
     spectators: int
@@ -45,6 +48,9 @@ class TableSummary(Reply):
     in_hand: bool
     resting: bool = Field(description="nobody connected for a while: no hand is dealt")
     created_by: str | None
+    host_id: str | None = Field(
+        default=None, description="the table's host: its opener unless the role was handed on"
+    )
     invite_code: str | None = Field(
         default=None, description="a private table's invite, for those who may share it"
     )

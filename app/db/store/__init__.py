@@ -7,6 +7,7 @@ and moves chips only through :mod:`app.db.ledger`. The writer's jobs are these f
 and this package names them all, so that a caller writes ``store.sit`` whichever it is.
 """
 
+from app.db.store.blocks import Blocked, BlockRefused, block, blocks_of, unblock
 from app.db.store.chat import (
     StoredChat,
     chat_muted,
@@ -41,19 +42,41 @@ from app.db.store.recovery import (
     open_table_ids,
     void_unfinished_hands,
 )
+from app.db.store.rooms import (
+    Moved,
+    StoredRoom,
+    Switch,
+    SwitchSeat,
+    close_room,
+    load_room,
+    open_rooms,
+    room_table_ids,
+    set_room_host,
+    switch_room,
+)
 from app.db.store.seats import leave, sit, top_up
+from app.db.store.table_host import set_table_host, set_table_options, table_host_acted
 from app.db.store.tables import create_table, save_table_state, set_table_status
 
 __all__ = [
+    "BlockRefused",
+    "Blocked",
     "ClosedTable",
     "FinishedHand",
+    "Moved",
     "StoredChat",
+    "StoredRoom",
     "StoredSeat",
     "StoredTable",
+    "Switch",
+    "SwitchSeat",
+    "block",
+    "blocks_of",
     "chat_muted",
     "chat_posted",
     "chat_removed",
     "chat_unmuted",
+    "close_room",
     "close_unrestorable_table",
     "create_bot",
     "create_player",
@@ -65,19 +88,28 @@ __all__ = [
     "hand_started",
     "leave",
     "load_chat",
+    "load_room",
     "load_table",
     "mark_void",
     "new_id",
     "new_recovery_code",
+    "open_rooms",
     "open_table_ids",
     "player_by_token",
     "record_host_action",
     "redeem_recovery_code",
+    "room_table_ids",
     "save_table_state",
+    "set_room_host",
     "set_setting",
+    "set_table_host",
+    "set_table_options",
     "set_table_status",
     "sign_up",
     "sit",
+    "switch_room",
+    "table_host_acted",
     "top_up",
+    "unblock",
     "void_unfinished_hands",
 ]

@@ -1,5 +1,6 @@
 """Hands: a hand's row when it is dealt, and at its end ONE write of its ledger movements,
-record, players, shoes and the table's state (docs/rules.md §0.9); a void hand marked."""
+record, players, shoes and the table's state (docs/rules.md §0.9); a void hand marked, with who
+sat in it (docs/review.md, "Void hands")."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import ColumnElement, Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -62,8 +63,13 @@ async def hand_started(
     game: str,
     number: int,
     started_at: datetime,
+    seats: list[dict[str, Any]] | None = None,
 ) -> None:
-    row = {
+    """A hand's row as it is dealt (``playing``). ``seats`` are who sits in it (``seat``,
+    ``player_id``, ``name``, ``bot``, ``stack`` before it, as a record's ``seats_before``):
+    kept in a first record, so that a hand that never finishes still names its players when
+    it is void (:func:`void_hands`; docs/review.md, "Void hands")."""
+    row: dict[str, Any] = {
         "id": hand_id,
         "table_id": table_id,
         "game": game,
@@ -71,6 +77,16 @@ async def hand_started(
         "status": "playing",
         "started_at": started_at,
     }
+    if seats is not None:
+        row["players"] = len(seats)
+        row["record"] = {
+            "hand_id": hand_id,
+            "table_id": table_id,
+            "game": game,
+            "number": number,
+            "started_at": started_at.isoformat(),
+            "seats_before": seats,
+        }
     await session.run_sync(lambda s: s.connection().execute(_INSERT_HAND, row))
 
 
@@ -155,10 +171,54 @@ def _hand_finished(session: Session, hand: FinishedHand) -> None:
     conn.execute(_TABLE_AFTER_HAND, {"table_id": hand.table_id, "state": hand.table_state})
 
 
+VOID_RECORD_KEYS = ("hand_id", "table_id", "game", "number", "started_at", "seats_before")
+"""What a void hand's record keeps of the first record written when it was dealt."""
+
+
 async def mark_void(session: AsyncSession, hand_id: str, reason: str) -> None:
     """A hand that will never finish (an error, a shutdown): void, with nothing settled."""
-    await session.execute(
-        update(Hand)
-        .where(Hand.id == hand_id)
-        .values(status="void", ended_at=utcnow(), record={"void": reason})
-    )
+    await void_hands(session, (Hand.id == hand_id) & (Hand.status == "playing"), reason)
+
+
+async def void_hands(
+    session: AsyncSession, which: ColumnElement[bool], reason: str
+) -> list[tuple[str, str]]:
+    """Every hand ``which`` selects becomes void: nothing settled, none of its chips moved
+    (its stakes never left the stacks in the ledger). Its record keeps who sat in it, when it
+    began and ``void``, the reason; each of its players gets a ``hand_players`` row with net
+    0, so the hand lists name them and the hand opens for them (docs/review.md, "Void
+    hands"). A hand dealt before its players were stored keeps only the reason. Returns each
+    hand voided with its table, as ``(hand_id, table_id)``."""
+    rows = (
+        await session.execute(select(Hand.id, Hand.table_id, Hand.game, Hand.record).where(which))
+    ).all()
+    ended = utcnow()
+    seated: list[dict[str, Any]] = []
+    for hand_id, _table_id, game, stored in rows:
+        first = stored if isinstance(stored, dict) else {}
+        record: dict[str, Any] = {k: first[k] for k in VOID_RECORD_KEYS if k in first}
+        record |= {"ended_at": ended.isoformat(), "void": reason}
+        players = {
+            str(s["player_id"]): int(s["seat"])
+            for s in record.get("seats_before") or []
+            if isinstance(s, dict) and s.get("player_id") is not None
+        }
+        await session.execute(
+            update(Hand)
+            .where(Hand.id == hand_id)
+            .values(status="void", ended_at=ended, record=record, players=len(players))
+        )
+        seated += [
+            {
+                "hand_id": hand_id,
+                "player_id": player_id,
+                "seat": seat,
+                "net": 0,
+                "ended_at": ended,
+                "game": game,
+            }
+            for player_id, seat in players.items()
+        ]
+    if seated:
+        await session.execute(insert(HandPlayer), seated)
+    return [(str(r[0]), str(r[1])) for r in rows]

@@ -1,19 +1,21 @@
 """Players: made with their starting bankroll and first device, signed up under a name no
 other person's looks like, found by a device's token, carried to another device by a
-recovery code."""
+recovery code; and the pool of bots, each a player of its own funded from the bots' bank."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Collection
 
-from sqlalchemy import false, select, update
+from sqlalchemy import false, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.names import BOT_MARK, name_key
 from app.db import devices, ledger
 from app.db.devices import hash_token
-from app.db.models import Player
+from app.db.models import Account, Player, Seat
+from app.db.store.host import bots_home
 
 
 def new_id() -> str:
@@ -48,13 +50,38 @@ async def create_player(
     return player, token
 
 
-async def create_bot(
-    session: AsyncSession, names: list[str], *, bankroll: int
-) -> tuple[Player, str]:
-    """A new bot named by the first of ``names`` (each ending in ``(bot)``) that looks like no
-    person's name once the ending is set aside (:func:`app.core.names.name_key`): a bot
-    beside Ada is never "Ada (bot)" nor "Ada 2 (bot)". The check and the insert are one
-    writer job, as :func:`sign_up`'s. ValueError if every name is taken."""
+async def create_bot(session: AsyncSession, name: str) -> Player:
+    """A new bot player of the pool named ``name`` (ending in ``(bot)``), with an empty
+    bankroll: no chips are granted to a bot; its buy-ins come from the bots' bank
+    (:func:`take_bot`)."""
+    player, _ = await create_player(session, name, bankroll=0, is_bot=True)
+    return player
+
+
+async def take_bot(
+    session: AsyncSession,
+    names: list[str],
+    buy_in: int,
+    *,
+    busy: Collection[str] = (),
+    bank_float: int = 0,
+) -> tuple[str, str] | int:
+    """A bot of the pool for a table, its buy-in moved from the bots' bank to its bankroll
+    (the table's buy-in then takes it to the stack, as a person's): returns the bot's
+    ``(player_id, name)``, or the bank's balance when it cannot cover ``buy_in``.
+
+    The bot is the first of ``names`` (the names the table may have, in order) that looks
+    like no person's name once ``(bot)`` is set aside (:func:`app.core.names.name_key`: a
+    bot beside Ada is never "Ada (bot)" nor "Ada 2 (bot)") whose bot sits at no table now and
+    is not among ``busy`` (bots being seated elsewhere); a name no bot has yet makes its bot,
+    once. First the chips of the bots that have left go home to the bank, which is opened
+    (with ``bank_float``) if it was not (:func:`app.db.store.host.bots_home`). One writer
+    job, as :func:`sign_up`'s check and insert. ValueError when every bot those names allow
+    sits at a table."""
+    await bots_home(session, bank_float, busy=busy)
+    bank = await ledger.balance(session, ledger.BOTS)
+    if bank < buy_in:
+        return bank
     keys: dict[str, set[str]] = {}
     for name in names:
         plain = name.removesuffix(BOT_MARK).strip()
@@ -65,11 +92,48 @@ async def create_bot(
             select(Player.name_key).where(Player.name_key.in_(wanted), Player.is_bot == false())
         )
     )
-    for name in names:
-        if not keys[name] & taken:
-            player, _ = await create_player(session, name, bankroll=bankroll, is_bot=True)
-            return player, name
-    raise ValueError("no free name for a bot")
+    allowed = [name for name in names if not keys[name] & taken]
+    pool: dict[str, list[str]] = {}
+    for player_id, name in await session.execute(
+        select(Player.id, Player.name)
+        .where(Player.is_bot == true(), Player.name.in_(allowed))
+        .order_by(Player.created_at, Player.id)
+    ):
+        pool.setdefault(name, []).append(player_id)
+    seated = set(
+        await session.scalars(
+            select(Seat.player_id).where(
+                Seat.player_id.in_([p for ps in pool.values() for p in ps])
+            )
+        )
+    )
+    # a bot at no table with chips in its bankroll after the chips went home is on its way
+    # to a seat another node is writing (its buy-in came from the bank): not free
+    on_the_way = set(
+        await session.scalars(
+            select(Account.player_id).where(
+                Account.id.in_([ledger.bankroll(p) for ps in pool.values() for p in ps]),
+                Account.balance > 0,
+            )
+        )
+    )
+    for name in allowed:
+        if name not in pool:
+            player_id = (await create_bot(session, name)).id
+            break
+        free = [p for p in pool[name] if p not in seated | on_the_way and p not in busy]
+        if free:
+            player_id = free[0]
+            break
+    else:
+        raise ValueError(
+            f"all {len(allowed)} bots this table may seat are playing at other tables now: "
+            "stand one up, or close a table of bots"
+        )
+    await ledger.transfer(
+        session, ledger.BOTS, ledger.bankroll(player_id), buy_in, "a bot's buy-in from the bank"
+    )
+    return player_id, name
 
 
 async def sign_up(

@@ -1,10 +1,15 @@
 """What a start-up reads to restore the open tables, and what it does with the rest: the
 hands still marked playing are void, a table that cannot be restored is closed with every
-chip it holds returned."""
+chip it holds returned.
+
+A restored table's story (docs/protocol.md §6.6) is read here too: its last finished hand's
+record and the hands voided since (:func:`load_table`), so that the first ``story`` after a
+restart tells the last hand, the void one and then the next (app/runtime/story.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -12,8 +17,29 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import account_ids, ledger
 from app.db.ledger import Movement
-from app.db.models import Account, GameTable, Hand, Player, Seat, utcnow
+from app.db.models import Account, GameTable, Hand, Player, Seat
+from app.db.store.hands import void_hands
 from app.db.store.host import record_host_action
+
+RESTARTED = "The server restarted: the hand in play was void, stakes returned."
+"""Why a hand still playing at a start-up is void (kept in its record, told in the story)."""
+MOVED = "The node serving this table stopped: the hand in play was void, stakes returned."
+"""Why a hand still playing when a node adopts its table is void (cluster mode)."""
+STORY_VOIDS = 5
+"""The story a restart restores holds at most this many hands voided since the last finished
+one (a hand voided at each of several restarts in a row)."""
+STORY_KEYS = (
+    "hand_id",
+    "number",
+    "started_at",
+    "ended_at",
+    "seats_before",
+    "seats_after",
+    "events",
+    "result",
+    "settlement",
+)
+"""What the story needs of the last finished hand's record (never its private part)."""
 
 
 @dataclass
@@ -42,6 +68,16 @@ class StoredTable:
     seats: list[StoredSeat]
     balances: dict[str, int]
     """Every account of this table (stacks, pot, bets, prison) by id."""
+    host_id: str | None = None
+    """The table's host (null: its opener)."""
+    last_hand: dict[str, Any] | None = None
+    """The last finished hand's record, its public parts and the events with their
+    ``private_to`` marks (:data:`STORY_KEYS`): the story filters them per viewer."""
+    voids: list[dict[str, Any]] = field(default_factory=list)
+    """The hands voided since the last finished one, oldest first, as the story's
+    ``hand_void`` events (``hand_id``, ``number``, ``reason``, ``t``)."""
+    room_id: str | None = None
+    """The room this table is played in (app/db/store/rooms.py), or None."""
 
 
 async def open_table_ids(session: AsyncSession) -> list[str]:
@@ -83,10 +119,60 @@ async def load_table(session: AsyncSession, table_id: str) -> StoredTable:
         private=table.private,
         invite_code=table.invite_code,
         pause_reason=table.pause_reason,
+        host_id=table.host_id,
         last_hand_number=int(last_hand or 0),
         seats=seats,
         balances={a: int(b) for a, b in accounts},
+        room_id=table.room_id,
+        **await _story(session, table.id),
     )
+
+
+async def _story(session: AsyncSession, table_id: str) -> dict[str, Any]:
+    """The table's last finished hand (:data:`STORY_KEYS` of its record) and the hands voided
+    after it (at most :data:`STORY_VOIDS`, oldest first): what a restored table's story
+    tells first (docs/protocol.md §6.6). Two reads down ``ix_hands_table_ended``."""
+    last = (
+        await session.execute(
+            select(Hand.record, Hand.ended_at)
+            .where(Hand.table_id == table_id, Hand.status == "finished")
+            .order_by(Hand.ended_at.desc(), Hand.id.desc())
+            .limit(1)
+        )
+    ).first()
+    record = last[0] if last is not None and isinstance(last[0], dict) else None
+    voided = select(Hand.id, Hand.number, Hand.record, Hand.ended_at).where(
+        Hand.table_id == table_id, Hand.status == "void", Hand.ended_at.is_not(None)
+    )
+    if last is not None and last[1] is not None:
+        voided = voided.where(Hand.ended_at > last[1])
+    rows = (
+        await session.execute(
+            voided.order_by(Hand.ended_at.desc(), Hand.id.desc()).limit(STORY_VOIDS)
+        )
+    ).all()
+    voids = []
+    for hand_id, number, stored, ended in reversed(rows):
+        reason = stored.get("void") if isinstance(stored, dict) else None
+        voids.append(
+            {
+                "kind": "hand_void",
+                "hand_id": hand_id,
+                "number": int(number),
+                "reason": reason if isinstance(reason, str) else "stakes returned",
+                "t": _seconds(ended),
+            }
+        )
+    return {
+        "last_hand": None if record is None else {k: record[k] for k in STORY_KEYS if k in record},
+        "voids": voids,
+    }
+
+
+def _seconds(moment: datetime) -> float:
+    """A stored time as Unix seconds (SQLite gives it back without its zone: UTC)."""
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return aware.timestamp()
 
 
 @dataclass
@@ -171,30 +257,15 @@ async def close_unrestorable_table(
 
 async def void_unfinished_hands(session: AsyncSession) -> set[str]:
     """After a crash: every hand still marked playing is void (its stakes never left the
-    stacks in the database, so they are back). Returns the tables that had one."""
-    rows = await session.execute(select(Hand.id, Hand.table_id).where(Hand.status == "playing"))
-    found = list(rows)
-    if found:
-        await session.execute(
-            update(Hand)
-            .where(Hand.id.in_([r[0] for r in found]))
-            .values(status="void", ended_at=utcnow(), record={"void": "server restart"})
-        )
-    return {r[1] for r in found}
+    stacks in the database, so they are back), its players kept (:func:`void_hands`).
+    Returns the tables that had one."""
+    voided = await void_hands(session, Hand.status == "playing", RESTARTED)
+    return {table_id for _, table_id in voided}
 
 
 async def void_unfinished_hand(session: AsyncSession, table_id: str) -> bool:
     """:func:`void_unfinished_hands` for one table: what a node adopting the table of a node
     that failed runs (app/cluster/node.py), inside the fence of its new lease, so that the
     node which lost the table can no longer finish that hand. True if the table had one."""
-    rows = await session.scalars(
-        select(Hand.id).where(Hand.table_id == table_id, Hand.status == "playing")
-    )
-    found = list(rows)
-    if found:
-        await session.execute(
-            update(Hand)
-            .where(Hand.id.in_(found))
-            .values(status="void", ended_at=utcnow(), record={"void": "table moved to a node"})
-        )
-    return bool(found)
+    which = (Hand.table_id == table_id) & (Hand.status == "playing")
+    return bool(await void_hands(session, which, MOVED))

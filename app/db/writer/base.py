@@ -30,14 +30,42 @@ Result = tuple[bool, Any]
 """A job's outcome: (True, its result) or (False, its exception)."""
 
 
+class WriterGone(RuntimeError):
+    """The writer is not running (stopped, or died): the job was not written."""
+
+
 class DatabaseWriter(abc.ABC):
     """What the server asks of a database writer: :class:`app.db.writer.thread.Writer` (a
     thread) or :class:`app.db.writer.process.ProcessWriter` (a process)."""
 
     url: str
     failures: int
+    """Jobs that failed for the storage's sake (:func:`storage_failure`): a refusal (a
+    bankroll short of a buy-in) or a bug's exception is not counted."""
     batches: int
     rewritten: int
+    on_storage_failure: Callable[[BaseException], None] | None = None
+    """Told of every storage failure (a job's, or the writer's own death), on the caller's
+    loop: the server's storage guard (app/runtime/storage.py) stops the tables."""
+
+    @property
+    def alive(self) -> bool:
+        """Whether jobs submitted now will be written (not stopped, not died)."""
+        return True
+
+    async def restart(self) -> None:
+        """Start again after the writer died (the storage guard's recovery); a writer that
+        is alive is left as it is."""
+        if not self.alive:
+            self.start()
+
+    def _storage_failed(self, exc: BaseException) -> None:
+        """Count a job's failure if it is the storage's, and tell the guard."""
+        if not storage_failure(exc):
+            return
+        self.failures += 1
+        if self.on_storage_failure is not None:
+            self.on_storage_failure(exc)
 
     @abc.abstractmethod
     def start(self) -> None: ...
@@ -70,6 +98,27 @@ class DatabaseWriter(abc.ABC):
 async def nothing(_session: AsyncSession) -> None:
     """The job :meth:`DatabaseWriter.flush` waits for."""
     return None
+
+
+def storage_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not store a job, rather than answering it
+    (a refusal, :func:`refused`) or a bug in the job (an ``IntegrityError``, a
+    ``TypeError``): the database or its connection is gone (``OperationalError``,
+    ``InterfaceError``, a lost connection), the disk is full, a statement timed out, or the
+    writer itself died (:class:`WriterGone`). What the storage guard stops the tables for,
+    and what ``table31_writer_failures`` counts."""
+    from sqlalchemy import exc as sa
+
+    if isinstance(exc, WriterGone | OSError | TimeoutError | ConnectionError):
+        return True
+    if isinstance(exc, sa.OperationalError | sa.InterfaceError | sa.TimeoutError):
+        return True
+    if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, sa.DBAPIError) and not isinstance(exc, sa.IntegrityError):
+        text = str(exc.orig).lower()
+        return any(word in text for word in ("disk", "full", "connection", "i/o"))
+    return False
 
 
 def refused(exc: BaseException) -> bool:

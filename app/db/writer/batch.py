@@ -11,7 +11,9 @@ from app.db.writer.base import Call, Result
 
 
 async def write_batch(
-    sessionmaker: async_sessionmaker[AsyncSession], calls: list[Call]
+    sessionmaker: async_sessionmaker[AsyncSession],
+    calls: list[Call],
+    tries: int | None = None,
 ) -> tuple[list[Result], bool]:
     """Run jobs in ONE transaction; each job's result or exception, once the commit is over,
     and whether the batch had to be written again job by job. Shared by the writer's thread
@@ -21,11 +23,44 @@ async def write_batch(
     a hand's cost on SQLite, docs/performance.md). Should any job fail, that transaction
     rolls back whole (nothing of it happened) and the batch runs again with each job in a
     savepoint of its own, so the failing job fails alone and the others commit together.
-    Jobs only touch their session, so running one again is safe."""
+    Jobs only touch their session, so running one again is safe.
+
+    A job that failed because PostgreSQL aborted its transaction (or its savepoint) for a
+    conflict with another transaction (a deadlock's victim, a serialization failure: two
+    nodes of a cluster writing the same rows in another order) did not happen, and says
+    nothing of the job: it is written again, up to :data:`CONFLICT_TRIES` times in all."""
+    tries = CONFLICT_TRIES if tries is None else tries
     results = await _straight(sessionmaker, calls)
-    if results is not None:
-        return results, False
-    return await _each_in_a_savepoint(sessionmaker, calls), True
+    rewritten = results is None
+    if results is None:
+        results = await _each_in_a_savepoint(sessionmaker, calls)
+    again = [i for i, (ok, value) in enumerate(results) if not ok and conflicted(value)]
+    if again and tries > 1:
+        redone, redone_rewritten = await write_batch(
+            sessionmaker, [calls[i] for i in again], tries - 1
+        )
+        for i, outcome in zip(again, redone, strict=True):
+            results[i] = outcome
+        rewritten = rewritten or redone_rewritten
+    return results, rewritten
+
+
+CONFLICT_TRIES = 3
+"""How many times a batch is written when PostgreSQL aborts it for a conflict with another
+transaction (a deadlock or a serialization failure)."""
+
+CONFLICT_STATES = frozenset({"40P01", "40001"})
+"""SQLSTATE: deadlock detected, serialization failure."""
+
+
+def conflicted(exc: BaseException) -> bool:
+    """True when ``exc`` is the database aborting a transaction for its conflict with
+    another one (run again, it will most likely pass)."""
+    while exc is not None:
+        if getattr(exc, "sqlstate", None) in CONFLICT_STATES:
+            return True
+        exc = getattr(exc, "orig", None) or exc.__cause__  # type: ignore[assignment]
+    return False
 
 
 async def _straight(
@@ -54,11 +89,16 @@ async def _each_in_a_savepoint(
     try:
         async with sessionmaker() as session, session.begin():
             for job, args, kwargs in calls:
+                # ONE outcome per job: the savepoint's own end (its flush, its release) can
+                # fail after the job returned (a constraint met at the flush, a full disk),
+                # and then the job failed, not succeeded and failed
                 try:
                     async with session.begin_nested():
-                        results.append((True, await job(session, *args, **kwargs)))
+                        value = await job(session, *args, **kwargs)
                 except (Exception, asyncio.CancelledError) as exc:
                     results.append((False, exc))
+                else:
+                    results.append((True, value))
     except Exception as exc:  # the commit itself failed: nothing of the batch happened
         results = [(False, exc)] * len(calls)
     return results

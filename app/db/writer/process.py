@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import URL
 
-from app.db.writer.base import BATCH_LIMIT, DatabaseWriter, refused
+from app.db.writer.base import BATCH_LIMIT, DatabaseWriter, WriterGone, refused
 from app.db.writer.wire import BYE, STOP, frame
 
 log = logging.getLogger("table31.writer")
@@ -54,8 +54,7 @@ T = TypeVar("T")
 _READ_SIZE = 1 << 16
 
 
-class WriterGone(RuntimeError):
-    """The writer process is not running (stopped, or died): the job was not written."""
+__all__ = ["ProcessWriter", "WriterGone"]
 
 
 class ProcessWriter(DatabaseWriter):
@@ -103,6 +102,10 @@ class ProcessWriter(DatabaseWriter):
         through it (never on its command line, where ``ps`` would show a password)."""
         if self._running:
             return
+        if self._process is not None:  # a child that died: reaped before another starts
+            with contextlib.suppress(OSError):
+                self._process.kill()
+            self._process = None
         loop = asyncio.get_running_loop()
         parent_end, child_end = socket.socketpair()
         root = str(Path(__file__).resolve().parents[3])  # the folder that holds app/
@@ -156,6 +159,24 @@ class ProcessWriter(DatabaseWriter):
     @property
     def pending(self) -> int:
         return len(self._waiting)
+
+    @property
+    def alive(self) -> bool:
+        return self._running and not self._stopping
+
+    async def restart(self) -> None:
+        """A child that died is reaped and a new one started (the storage guard's recovery,
+        app/runtime/storage.py); the jobs of the dead one were failed when it died."""
+        if self.alive:
+            return
+        process = self._process
+        if process is not None:
+            with contextlib.suppress(OSError):
+                process.kill()
+            await asyncio.to_thread(process.wait)
+        self._process = None
+        self._running = False
+        self.start()
 
     async def close(self) -> None:
         """Write what is queued, then stop the child process."""
@@ -266,7 +287,7 @@ class ProcessWriter(DatabaseWriter):
         for job_id, ok, value in results:
             future = self._waiting.pop(job_id, None)
             if not ok:
-                self.failures += 1
+                self._storage_failed(value)
             if future is None or future.done():  # the caller gave up (cancelled)
                 continue
             if ok:
@@ -277,8 +298,9 @@ class ProcessWriter(DatabaseWriter):
 
     def _lost(self, *, expected: bool = False) -> None:
         """The child said goodbye, or died: fail what still waits, refuse what comes."""
-        if not expected and not self._stopping:
-            log.critical("the database writer process died; nothing more will be written")
+        died = not expected and not self._stopping
+        if died:
+            log.critical("the database writer process died; the tables stop until it is back")
         self._stopping = True
         self._hang_up()
         waiting, self._waiting = self._waiting, {}
@@ -286,6 +308,8 @@ class ProcessWriter(DatabaseWriter):
             _fail(future)
         if self._gone is not None and not self._gone.done():
             self._gone.set_result(None)
+        if died:
+            self._storage_failed(WriterGone("the database writer process died"))
 
     def _hang_up(self) -> None:
         sock, loop = self._sock, self._loop

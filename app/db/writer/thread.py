@@ -21,7 +21,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.session import make_engine, make_sessionmaker
-from app.db.writer.base import BATCH_LIMIT, Call, DatabaseWriter, refused
+from app.db.writer.base import BATCH_LIMIT, Call, DatabaseWriter, WriterGone, refused
 from app.db.writer.batch import write_batch
 
 log = logging.getLogger("table31.writer")
@@ -91,7 +91,7 @@ class Writer(DatabaseWriter):
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         if self._stopping:
-            future.set_exception(RuntimeError("the database writer has stopped"))
+            future.set_exception(WriterGone("the database writer has stopped"))
             return future
         self._queue.append(((job, args, kwargs), future, loop))
         if self._finished:  # its thread ended meanwhile: nobody will take the job
@@ -103,6 +103,20 @@ class Writer(DatabaseWriter):
     @property
     def pending(self) -> int:
         return len(self._queue) + self._in_flight
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and not self._finished and not self._stopping
+
+    async def restart(self) -> None:
+        """A thread that ended is joined and a new one started (the storage guard's
+        recovery)."""
+        if self.alive:
+            return
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
+        self.start()
 
     async def close(self) -> None:
         """Run what is queued, then stop the thread and dispose of its engine."""
@@ -144,7 +158,7 @@ class Writer(DatabaseWriter):
             if item is _STOP:
                 continue
             _, future, loop = cast(Item, item)
-            error = RuntimeError("the database writer has stopped")
+            error = WriterGone("the database writer has stopped")
             outcomes.setdefault(loop, []).append((future, False, error))
         _deliver(outcomes)
 
@@ -232,25 +246,29 @@ class Writer(DatabaseWriter):
         self.rewritten += rewritten
         by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
         for (_, future, loop), (ok, value) in zip(batch, results, strict=True):
-            if not ok:
-                self.failures += 1
             by_loop.setdefault(loop, []).append((future, ok, value))
         self._in_flight = 0
-        _deliver(by_loop)
+        _deliver(by_loop, self._storage_failed)
 
 
-def _deliver(outcomes: dict[asyncio.AbstractEventLoop, list[Outcome]]) -> None:
-    """Resolve futures on their own loops: one cross-thread call per loop and batch."""
+def _deliver(
+    outcomes: dict[asyncio.AbstractEventLoop, list[Outcome]],
+    failed: Callable[[BaseException], None] | None = None,
+) -> None:
+    """Resolve futures on their own loops: one cross-thread call per loop and batch;
+    ``failed`` hears of each failure there (the writer's count and storage guard)."""
     for loop, items in outcomes.items():
         try:
-            loop.call_soon_threadsafe(_settle, items)
+            loop.call_soon_threadsafe(_settle, items, failed)
         except RuntimeError:  # the caller's loop is closed: nobody waits for these
             log.warning("%d database results dropped: their event loop is closed", len(items))
 
 
-def _settle(items: list[Outcome]) -> None:
+def _settle(items: list[Outcome], failed: Callable[[BaseException], None] | None) -> None:
     """On the caller's loop: hand each job's result or exception to its future."""
     for future, ok, value in items:
+        if not ok and failed is not None:
+            failed(value)
         if future.done():  # the caller gave up (cancelled)
             continue
         if ok:

@@ -40,6 +40,13 @@ class ErrorCode(StrEnum):
     MUTED = "muted"
     NOT_ALLOWED = "not_allowed"
     NO_SUCH_MESSAGE = "no_such_message"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
+    NO_SUCH_PLAYER = "no_such_player"
+    TOO_MANY_BLOCKS = "too_many_blocks"
+    NOT_HOST = "not_host"
+    HAND_IN_PLAY = "hand_in_play"
+    BAD_OPTIONS = "bad_options"
+    SEAT_REFUSED = "seat_refused"
 
 
 class RuleError(Exception):

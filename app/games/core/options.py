@@ -152,14 +152,14 @@ class TableOptions(BaseModel):
     ...     min_bet: Annotated[int, Field(ge=1, le=100, description="Smallest stake.")] = 10
     ...     max_bet: Annotated[int | None, Field(ge=1, le=100, description="Largest.")] = None
     >>> Limits.check({"max_bet": 50})
-    {'start': 'auto', 'min_bet': 10, 'max_bet': 50}
+    {'start': 'auto', 'approval': False, 'min_bet': 10, 'max_bet': 50}
     >>> try:
     ...     Limits.check({"max_bet": 5})
     ... except OptionError as err:
     ...     print(err.field, "-", err.message)
     max_bet - max_bet must be at least min_bet
     >>> [spec.public()["name"] for spec in Limits.specs()]
-    ['start', 'min_bet', 'max_bet']
+    ['start', 'approval', 'min_bet', 'max_bet']
     """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
@@ -175,6 +175,16 @@ class TableOptions(BaseModel):
             )
         ),
     ] = "auto"
+    approval: Annotated[
+        bool,
+        Field(
+            description=(
+                "Seats by approval: a newcomer's request to sit waits for the table's host, "
+                "who lets them in or not (on by default at a private table). Common to every "
+                "game (docs/rules.md §0.12)."
+            )
+        ),
+    ] = False
     BOUNDS: ClassVar[tuple[Bound, ...]] = ()
     """Options that must come in order (``max_bet`` at least ``min_bet``), checked once here."""
     WORDS: ClassVar[tuple[Phrase, ...]] = ()
@@ -240,3 +250,16 @@ BetSeconds = Annotated[
         ge=1, le=600, description="Seconds of the simultaneous betting window (docs/rules.md §0)."
     ),
 ]
+TimeBankSeconds = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=600,
+        description=(
+            "Extra seconds each player may add to their decisions over the table's life, "
+            "in presses of More time (0: no time bank; docs/rules.md §0.7)."
+        ),
+    ),
+]
+"""The ``time_bank_seconds`` option of every game with decision clocks: the runtime reads
+it (app/runtime/time_bank.py), no engine does."""

@@ -74,6 +74,14 @@ ACE_RULE = Phrase(("ace_rule",), lambda o: ACES["alternating" if o.get("heath") 
 
 COMMON: dict[str, Phrase] = {
     "turn_seconds": Phrase(("turn_seconds",), lambda o: f"{seconds(o['turn_seconds'])} to act"),
+    "time_bank_seconds": Phrase(
+        ("time_bank_seconds",),
+        lambda o: (
+            f"A time bank of {seconds(o['time_bank_seconds'])} each"
+            if o["time_bank_seconds"]
+            else "No time bank"
+        ),
+    ),
     "bet_seconds": Phrase(("bet_seconds",), lambda o: f"{seconds(o['bet_seconds'])} to bet"),
     "ace_rule": ACE_RULE,
     "start": choice(
@@ -84,6 +92,14 @@ COMMON: dict[str, Phrase] = {
             ),
             "auto": "The first hand is dealt as soon as enough players sit",
         },
+    ),
+    "approval": Phrase(
+        ("approval",),
+        lambda o: (
+            "The host lets each newcomer sit, or not"
+            if o["approval"]
+            else "Anyone with the link may sit"
+        ),
     ),
 }
 """The options several games share, told alike unless a game's ``WORDS`` tell them."""

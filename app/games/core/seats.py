@@ -96,6 +96,12 @@ class Seats(ABC):
         Default: up to the largest buy-in of the table."""
         return max(0, self.buy_in_limits(None)[1] - self.stack(seat))
 
+    def leave_cost(self, seat: int) -> str | None:
+        """What leaving costs the player in ``seat`` beyond their stack going home, in words
+        for them, or None (the page asks them to confirm with it: En og tredive's bets left
+        in the pot, docs/rules.md §5.12). Default: nothing."""
+        return None
+
     def cannot_play(self, seat: int) -> str | None:
         """Why the player in ``seat`` is not dealt in (their stack no longer lets them play),
         in words for them, or None. The page shows it with "Add chips" and "Stand up"."""

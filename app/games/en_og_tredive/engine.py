@@ -22,12 +22,17 @@ Decisions (docs/rules.md leaves room):
   may discard the card just taken.
 * When a player is to draw and the stock is empty, every card of the discard pile but the top
   one is shuffled into a new stock; the top card stays as the discard pile.
+* A coup d'état dealt (three aces, or two aces and the joker) wins the match at the deal,
+  before anyone acts; a 31 dealt is shown at its holder's first turn, in turn, so a player
+  earlier in turn who makes 31 ends the round first (docs/rules.md §5.7, two decisions).
 * At a knock's end every hand of the round is shown (the values are compared); at a 31 or a
   coup d'état only the winning hand is shown.
 * If a round's payments would put every remaining player out, nobody goes out: they pay what
   bets they have and stay in (with no bets left anywhere, play goes on to the next 31).
-* Players in a match may not leave until it ends (or they are out): their bets are committed.
-  Players who sit down during a match wait for the next one.
+* A player of a match may leave between its rounds (docs/rules.md §5.12, a Decision): the
+  bets still in front of them go to the pot, their stack goes home, and the match goes on
+  without them (one player left wins it, as the last player in). Players who sit down during a
+  match wait for the next one.
 * A table closed for good during a match undoes it: each player of the match gets back their
   bets and what they paid into the pot (:meth:`EnOgTredive.release_all`).
 """
@@ -56,7 +61,7 @@ from app.games.en_og_tredive.bot import (
     wants_top_discard,
 )
 from app.games.en_og_tredive.options import EnOgTrediveOptions
-from app.games.en_og_tredive.scoring import FULL_DECK, cut_rank, hand_value
+from app.games.en_og_tredive.scoring import FULL_DECK, cut_rank, hand_value, is_coup_d_etat
 from app.games.en_og_tredive.state import PACKETS, PATTERNS, Match, Round
 from app.games.en_og_tredive.stats import EnOgTrediveStats
 from app.games.en_og_tredive.table import EnOgTrediveTable
@@ -156,13 +161,22 @@ class EnOgTredive(EnOgTrediveTable):
             self.log("dealt", seat=seat, private_to=[seat], cards=list(r.hands[seat]))
         r.pile.append(self.stock.draw())
         self.log("turn_up", card=r.pile[-1])
+        for seat in order:
+            if is_coup_d_etat(r.hands[seat]):
+                # A coup d'état dealt wins at the deal, before anyone acts: "the one rule that
+                # supersedes all others" (docs/rules.md §5.7). Two cannot be dealt: the deck
+                # holds only five of its cards (four aces and the joker).
+                self._show(seat)
+                self._coup_d_etat(seat, dealt=True)
+                return
         self._begin_turn(order[0])
 
     # ----------------------------------------------------------------- turns
 
     def _begin_turn(self, seat: int) -> None:
-        """A player's turn: draw or knock. A 31 or coup d'état dealt is shown at the holder's
-        first turn instead (docs/rules.md §5.7); an empty stock is remade first (step 8)."""
+        """A player's turn: draw or knock. A 31 dealt is shown at the holder's first turn
+        instead, in turn like any 31 (docs/rules.md §5.7; a coup d'état dealt has already won at
+        the deal); an empty stock is remade first (step 8)."""
         r = self._round()
         r.phase, r.actor, r.drawn = "draw", seat, None
         if seat not in r.had_turn and self._wins_with(seat, dealt=True):

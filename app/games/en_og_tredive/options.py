@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from app.games.core.options import TableOptions, TurnSeconds
+from app.games.core.options import TableOptions, TimeBankSeconds, TurnSeconds
 from app.games.core.phrases import Phrase, chips, count
 
 
@@ -56,3 +56,4 @@ class EnOgTrediveOptions(TableOptions):
         ),
     ] = "lowest"
     turn_seconds: TurnSeconds = 30
+    time_bank_seconds: TimeBankSeconds = 30

@@ -47,12 +47,51 @@ class EnOgTrediveTable(Game):
         return (self.match_chips, 100 * self.match_chips)
 
     def can_leave(self, seat: int) -> bool:
-        """Anyone not in the match being played may leave, even during a round."""
-        return seat not in self.match.seats
+        """Anyone not in the match being played may leave, even during a round; a player of
+        the match between its rounds, their bets left in the pot (docs/rules.md §5.12)."""
+        return seat not in self.match.seats or not self.in_hand
+
+    def leave_cost(self, seat: int) -> str | None:
+        """What leaving costs the player in ``seat``, in words, while they are in a match
+        with bets in front of them (docs/rules.md §5.12): those bets go to the pot."""
+        if seat not in self.match.seats:
+            return None
+        chips = self.balances.get(bets_account(seat), 0)
+        if not chips:
+            return None
+        bets = chips // self.bet_unit
+        what = f"your {bets} remaining bet{'' if bets == 1 else 's'} ({chips} chips)"
+        if self.in_hand:
+            return f"Leaving puts {what} in the pot: you stand up when this round ends."
+        return f"Leaving now puts {what} in the pot."
 
     def on_leave(self, seat: int) -> None:
+        if seat in self.match.seats and not self.in_hand:
+            self._leave_match(seat)
         if seat in self.match.out:
             self.match.out.remove(seat)
+
+    def _leave_match(self, seat: int) -> None:
+        """A player leaves the match between rounds (docs/rules.md §5.12, a Decision): the
+        bets still in front of them go to the pot, their stack goes home (the runtime), and
+        the match goes on without them; should one player be left, they win it as the last
+        player in (§5.11): the pot and their own bets."""
+        left = self.balances.get(bets_account(seat), 0)
+        if left:
+            self.pay(bets_account(seat), POT, left, "bets left in the pot")
+        self.balances.pop(bets_account(seat), None)
+        self.match.seats.remove(seat)
+        self.log("left_match", seat=seat, bets=left // self.bet_unit, chips=left)
+        if len(self.match.seats) == 1:
+            (winner,) = self.match.seats
+            pot = self.balances.get(POT, 0)
+            if pot:
+                self.pay(POT, seat_account(winner), pot, "pot won")
+            own = self.balances.get(bets_account(winner), 0)
+            if own:
+                self.pay(bets_account(winner), seat_account(winner), own, "bets returned")
+            self.log("match_won", seat=winner, how="last_in")
+            self.match.seats = []
 
     def release_all(self) -> None:
         """The table closes for good during a match: the match is undone. Every player of it

@@ -17,8 +17,10 @@ A hand (docs/rules.md §2.5):
    stake is lost at once, exactly 31 is paid at once, a stand waits for the showdown.
 4. The dealer's hidden card is shown; a player who ranks better than the dealer is paid.
 5. Used cards go to the bottom of the deck without shuffling (busted hands at once, then the
-   players' hands in seat order, then the dealer's). A hand that needs a card from an empty
-   deck is void: every chip that moved in it goes back and the deal stays.
+   players' hands in seat order, then the dealer's), told as a set; once the deck's shuffled
+   cards are all dealt, the used cards are shuffled before the next card (§2.9, Decision). A
+   hand that needs a card from an empty deck is void: every chip that moved in it goes back
+   and the deal stays.
 
 Stakes stay in the players' stacks until they are won or lost, and move straight between the
 player's and the dealer's stacks, so the bank never pays more than it holds.

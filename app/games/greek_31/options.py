@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from app.games.core.options import Bound, TableOptions, TurnSeconds
+from app.games.core.options import Bound, TableOptions, TimeBankSeconds, TurnSeconds
 from app.games.core.phrases import ACE_RULE, Phrase, bets, choice, count
 from app.games.core.values import AceRule
 
@@ -93,3 +93,4 @@ class Greek31Options(TableOptions):
         int, Field(ge=2, le=9, description="Seats at the table, the dealer included.")
     ] = 8
     turn_seconds: TurnSeconds = 30
+    time_bank_seconds: TimeBankSeconds = 30

@@ -7,7 +7,10 @@
   (wrapping); play and the deal go to the right (:func:`app.games.core.seating.rightward`).
 * ``stakes``: with ``buy_in`` players may top up between hands (a seat outside the hand being
   played may top up at any time); with ``table_stakes`` there are no top-ups, a player with no
-  chips is out, and the table is over once one player holds every chip.
+  chips is out, and the table is over once one player holds every chip. A table-stakes
+  *session* runs from the first hand dealt until the table is over or everyone has stood up:
+  during it nobody sits down with chips that were not on the table (docs/rules.md §2.11, a
+  Decision); a player who stepped away comes back with at most what they took.
 * The deal: the first dealer is the lowest-numbered seat holding chips when the first hand is
   dealt. The dealer deals again unless bust; a bust dealer who has dealt at least two hands in
   a row passes the deal to the next player in seat order who holds chips; a dealer with no
@@ -16,6 +19,11 @@
   the number chosen. It is shuffled before the first deal, and then only when a new dealer
   takes over (``shuffle = new_dealer``), when ``auto`` needs another number of decks, or after
   a hand voided by a crash (:meth:`Greek31Table.on_void`); otherwise used cards go under it.
+* The used cards under the deck (docs/rules.md §2.9, a Decision): everyone saw them go there,
+  so their order is never dealt as it stands. Once the cards of the last shuffle are dealt and
+  a card is needed, the cards under the deck (the deck is nothing else by then) are shuffled
+  afresh, with a seed committed like any other (:meth:`Greek31Table.draw_card`), and the
+  ``gather`` event names the cards that went under as a set (sorted), never in their order.
 """
 
 from __future__ import annotations
@@ -41,6 +49,9 @@ class Greek31Table(Game):
         self.heath: bool = self.options["heath"]
         self.ace_rule: str = "alternating" if self.heath else self.options["ace_rule"]
         self.stock = Stock()
+        self.fresh: int | None = None
+        """Cards at the top of the deck still in the order of its last shuffle (the rest went
+        under it after play). None: a deck set from outside (a test's), dealt as it stands."""
         self.decks_in_play: int | None = None
         """Decks in the stock when this engine built it (None: set from outside, e.g. a test)."""
         self.dealer: int | None = None
@@ -49,6 +60,10 @@ class Greek31Table(Game):
         self.shuffle_due = False
         self.winner: int | None = None
         self.hand: HandInPlay | None = None
+        self.session = False
+        """A table-stakes session is under way: its first hand has been dealt (§2.11)."""
+        self.away: dict[int, int] = {}
+        """In a session, the chips each seat took away when it stood up (§2.11)."""
 
     # ----------------------------------------------------------------- seats and money
 
@@ -57,10 +72,30 @@ class Greek31Table(Game):
         return int(self.options["max_players"])
 
     def sit(self, seat: int, stack: int) -> None:
-        """Seat a player; refused once a table-stakes table is over."""
+        """Seat a player; refused once a table-stakes table is over, and during a table-stakes
+        session to anyone bringing more than the chips they took from the table (§2.11)."""
         if self.winner is not None:
             raise RuleError(ErrorCode.ILLEGAL_ACTION, self.table_over or "the table is over")
+        if self.session and stack > self.away.get(seat, 0):
+            raise RuleError(
+                ErrorCode.ILLEGAL_ACTION,
+                "table stakes: the session plays only with the chips on the table at its start;"
+                " sit down when it ends",
+            )
         super().sit(seat, stack)
+        self.away.pop(seat, None)
+
+    def on_leave(self, seat: int) -> None:
+        """In a table-stakes session the seat's chips are remembered, so that its player may
+        come back with them (sitting out, §0.11); the session ends when everyone has gone."""
+        if not self.session:
+            return
+        if not [s for s in self.seated if s != seat]:
+            self.session = False
+            self.away = {}
+        elif seat in self.seated:
+            self.away[seat] = self.stack(seat)
+        # else: a seat gone before a restart (reconcile_seats): its chips went home then
 
     def _in_this_hand(self, seat: int) -> bool:
         return self.in_hand and self.hand is not None and self.hand.playing(seat)
@@ -74,7 +109,13 @@ class Greek31Table(Game):
         return self.options["stakes"] == "buy_in" and not self._in_this_hand(seat)
 
     def buy_in_limits(self, seat: int | None = None) -> tuple[int, int]:
-        return (int(self.options["min_bet"]), 1_000_000_000)
+        """From the minimum bet up; in a table-stakes session a seat takes at most the chips
+        it took away when it stood up, and a seat that had none cannot be taken (§2.11)."""
+        low = int(self.options["min_bet"])
+        if seat is None or not self.session:
+            return (low, 1_000_000_000)
+        took = self.away.get(seat, 0)
+        return (min(low, took), took) if took else (low, 0)
 
     def sim_rebuy(self, seat: int, stack: int) -> None:
         """Simulated bots top up only where the table allows it."""
@@ -122,7 +163,8 @@ class Greek31Table(Game):
     # ----------------------------------------------------------------- the end of a hand
 
     def _gather(self, seats: list[int], *, dealer: bool = False) -> None:
-        """Step 5: used cards to the bottom of the deck, in the order gathered."""
+        """Step 5: used cards to the bottom of the deck, in the order gathered; the event names
+        them sorted, as a set: their order under the deck is nobody's business (§2.9)."""
         hand = self._current()
         cards: list[str] = []
         for seat in seats:
@@ -134,7 +176,7 @@ class Greek31Table(Game):
         self.stock.put_bottom(cards)
         if cards:
             hidden = dealer and not hand.revealed and bool(hand.dealer_cards)
-            self.log("gather", cards=cards, private_to=[hand.dealer] if hidden else None)
+            self.log("gather", cards=sorted(cards), private_to=[hand.dealer] if hidden else None)
 
     def _void(self) -> None:
         """The deck is empty when a card is needed: the hand is void (docs/rules.md §2, Decision).
@@ -188,6 +230,8 @@ class Greek31Table(Game):
 
     def dealer_for(self, seats: list[int]) -> int:
         """The first dealer is the lowest seat with chips; a gone or broke dealer passes."""
+        if self.options["stakes"] == "table_stakes":
+            self.session = True
         if self.dealer is None:
             self.dealer = seats[0]
             self.dealer_hands = 0
@@ -225,15 +269,30 @@ class Greek31Table(Game):
         needed = int(decks) if decks != "auto" else (2 if seated > 5 else 1)
         changed = self.decks_in_play is not None and self.decks_in_play != needed
         if not self.stock.cards or changed:
-            self.shuffle_into(self.stock, canonical_shoe(needed))
+            self._shuffle(canonical_shoe(needed))
             self.decks_in_play = needed
         elif self.shuffle_due:
-            self.shuffle_into(self.stock, list(self.stock.cards))
+            self._shuffle(list(self.stock.cards))
         self.shuffle_due = False
 
+    def _shuffle(self, cards: list[str]) -> None:
+        """A fresh shuffle of ``cards`` into the deck, its commitment published (§0.3)."""
+        self.shuffle_into(self.stock, cards)
+        self.fresh = len(self.stock)
+
     def draw_card(self) -> str | None:
-        """The top card of the deck, or None when it is empty (the hand is then void)."""
-        return self.stock.draw() if self.stock.cards else None
+        """The top card of the deck, or None when it is empty (the hand is then void).
+
+        Once every card of the last shuffle has been dealt, the deck holds only used cards,
+        gathered under it in an order everyone watched: they are shuffled before the next card
+        is drawn (docs/rules.md §2.9, Decision), so no one can name the cards to come."""
+        if not self.stock.cards:
+            return None
+        if self.fresh == 0:
+            self._shuffle(list(self.stock.cards))
+        if self.fresh is not None:
+            self.fresh -= 1
+        return self.stock.draw()
 
     def rotate_deal(self, bust: bool) -> int | None:
         """After a hand: the dealer deals again unless bust; a bust dealer who has dealt at
@@ -263,21 +322,30 @@ class Greek31Table(Game):
             "dealer": self.dealer,
             "dealer_hands": self.dealer_hands,
             "stock": self.stock.to_json(),
+            "fresh": self.fresh,
             "decks_in_play": self.decks_in_play,
             "shuffle_due": self.shuffle_due,
             "winner": self.winner,
             "hand_number": self.hand_number,
+            "session": self.session,
+            "away": {str(seat): chips for seat, chips in self.away.items()},
         }
 
     def restore(self, data: dict[str, Any]) -> None:
         self.dealer = data["dealer"]
         self.dealer_hands = int(data["dealer_hands"])
         self.stock = Stock.from_json(data["stock"])
+        # A state stored before the deck counted its shuffled cards: all of it is dealt as it
+        # stands, once round, as it was then (so its hands replay exactly), then shuffled.
+        fresh = data.get("fresh", len(self.stock))
+        self.fresh = None if fresh is None else int(fresh)
         self.decks_in_play = data["decks_in_play"]
         self.shuffle_due = bool(data["shuffle_due"])
         self.winner = data["winner"]
         self.hand_number = int(data["hand_number"])
         self.hand = None
+        self.session = bool(data.get("session", False))
+        self.away = {int(seat): int(chips) for seat, chips in data.get("away", {}).items()}
 
     def on_void(self) -> None:
         """The void hand's cards were seen: the next deal shuffles the deck first."""

@@ -45,8 +45,9 @@ def bot_choice(
             insure = template
         elif kind == "done":
             done = template
-    if prison is not None:
-        return {"kind": "prison", "chance": prison["params"]["chance"]["one_of"][0]}
+    if prison is not None:  # a free stake (by chance) or one in prison (by id)
+        ((name, spec),) = prison["params"].items()
+        return {"kind": "prison", name: spec["one_of"][0]}
     if not stakes:
         if stake is not None:
             bounds = stake["params"]["amount"]

@@ -7,8 +7,10 @@ stakes and move stakes in prison. The window rests (no timer) until a stake is d
 ``bet_seconds`` countdown runs under one key for the whole window (at once when a stake is in
 prison). When it runs out ("Rien ne va plus") the coup is dealt card by card
 (:mod:`.coup`) and settled (:mod:`.scoring`); after an
-*un après* the owners of uninsured free stakes choose to share or imprison each of them, all at
-once, within ``turn_seconds`` (default: prison).
+*un après* the owners of uninsured free stakes choose to share or imprison each of them, and the
+owners of stakes already in prison to share them or leave them there a level deeper, all at
+once, within ``turn_seconds`` (default: prison). A stake in prison may be moved to another
+chance only in the window that follows an après or an un après (docs/rules.md §4.7).
 
 Decisions where docs/rules.md leaves room:
 
@@ -18,7 +20,9 @@ Decisions where docs/rules.md leaves room:
   :meth:`~TrenteEtQuarante.timeout_actions` returns it and the runtime applies it unchecked.
 * ``stake`` sets a chance's free stake (placing or changing it); staking on the other side of a
   pair while holding a free stake on one side is not legal (remove it first). Stakes in prison
-  are apart: they may lie on either side and move to any other chance.
+  are apart: they may lie on either side and move to any other chance (after an après).
+* Insurance costs 1% of a stake in whole chips, rounded down: only a stake of 100 chips or more
+  can be insured, and an insured stake stays at least 100 (docs/rules.md §4.8, a Decision).
 * Free stakes stay in the owner's table stack until the coup settles and do not carry over to
   the next window. Insurance is charged when the coup is dealt (a void coup charges none).
 * The house covers the most it could pay: the larger side of each pair (stakes in prison are
@@ -185,7 +189,7 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
         self.history.append(result)
         del self.history[:-HISTORY]
         self.settlement.settle()
-        if not self.settlement.pending:
+        if not self.settlement.choosing:
             self._finish()
         else:
             self.phase = UN_APRES
@@ -258,11 +262,16 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
     def _legal(self, seat: int) -> list[LegalAction]:
         if self.phase == UN_APRES:
             assert self.settlement is not None
+            out: list[LegalAction] = []
             chances = self.settlement.pending.get(seat)
-            if not chances:
-                return []
-            choice = one_of([c for c in CHANCES if c in chances])
-            return [legal("share", chance=choice), legal("prison", chance=choice)]
+            if chances:
+                choice = one_of([c for c in CHANCES if c in chances])
+                out += [legal("share", chance=choice), legal("prison", chance=choice)]
+            held = self.settlement.held.get(seat)
+            if held:
+                ids = one_of(sorted(held))
+                out += [legal("share", stake=ids), legal("prison", stake=ids)]
+            return out
         if self.phase != BETTING or seat in self.done:
             return []
         return window_legal(self, seat)
@@ -281,7 +290,11 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
             balances = self.balances
             if self.countdown:
                 done, free = self.done, self.free
-                owners = {stake.owner for stake in self.prison} if self.prison else NOBODY
+                owners = (
+                    {stake.owner for stake in self.prison}
+                    if self.prison and self.prison_movable
+                    else NOBODY
+                )
                 for seat, account in self._bettors():
                     if seat not in done and (
                         seat in free or seat in owners or balances[account] >= least
@@ -293,7 +306,7 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
                         waiting.add(seat)
             return waiting
         if self.phase == UN_APRES and self.settlement is not None:
-            waiting.update(self.settlement.pending)
+            waiting.update(self.settlement.choosing)
         return waiting
 
     def play(self, seat: int, action: Action) -> None:
@@ -308,8 +321,11 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
                 self._rien_ne_va_plus()
         else:
             assert self.phase == UN_APRES and self.settlement is not None
-            self.settlement.choose(seat, action["chance"], share=kind == "share")
-            if not self.settlement.pending:
+            if "stake" in action:
+                self.settlement.choose_held(seat, action["stake"], share=kind == "share")
+            else:
+                self.settlement.choose(seat, action["chance"], share=kind == "share")
+            if not self.settlement.choosing:
                 self._finish()
         self._touch()
 
@@ -321,11 +337,15 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
         return None
 
     def default_action(self, seat: int) -> Action:
-        """Un après: prison (§4 step 4). The window: no change, so the window closes."""
+        """Un après: prison, or a stake in prison left there (§4.7). The window: no change, so
+        the window closes."""
         if self.phase == UN_APRES and self.settlement is not None:
             chances = self.settlement.pending.get(seat)
             if chances:
                 return {"kind": "prison", "chance": next(c for c in CHANCES if c in chances)}
+            held = self.settlement.held.get(seat)
+            if held:
+                return {"kind": "prison", "stake": min(held)}
         return {"kind": "close"}
 
     def clock_actions(self, seat: int) -> list[LegalAction]:
@@ -340,12 +360,18 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
             seats = sorted(self.to_act()) or self.seated
             return [(seats[0], {"kind": "close"})] if seats else []
         if self.phase == UN_APRES and self.settlement is not None:
-            return [
+            free: list[tuple[int, Action]] = [
                 (seat, {"kind": "prison", "chance": chance})
                 for seat, chances in sorted(self.settlement.pending.items())
                 for chance in CHANCES
                 if chance in chances
             ]
+            held: list[tuple[int, Action]] = [
+                (seat, {"kind": "prison", "stake": stake})
+                for seat, ids in sorted(self.settlement.held.items())
+                for stake in sorted(ids)
+            ]
+            return free + held
         return []
 
     def bot_action(self, seat: int, rng: random.Random) -> Action:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from app.games.core.options import BetSeconds, Bound, TableOptions, TurnSeconds
+from app.games.core.options import BetSeconds, Bound, TableOptions, TimeBankSeconds, TurnSeconds
 from app.games.core.phrases import Phrase, bets, choice, count, seconds
 
 
@@ -30,7 +30,7 @@ class TrenteEtQuaranteOptions(TableOptions):
         choice(
             "insurance",
             {
-                True: "Free stakes may be insured for 1%",
+                True: "Free stakes of 100 chips or more may be insured for 1% (a chip per 100)",
                 False: "No insurance",
             },
         ),
@@ -69,7 +69,13 @@ class TrenteEtQuaranteOptions(TableOptions):
     ] = 2000
     bet_seconds: BetSeconds = 20
     insurance: Annotated[
-        bool, Field(description="Free stakes may be insured for 1% (§4 step 5).")
+        bool,
+        Field(
+            description=(
+                "Free stakes of 100 chips or more may be insured for 1%, a chip per whole 100 "
+                "(docs/rules.md §4.8)."
+            )
+        ),
     ] = True
     venice_rule: Annotated[
         bool, Field(description="Stakes in prison are returned when a shoe ends (§4).")
@@ -78,3 +84,4 @@ class TrenteEtQuaranteOptions(TableOptions):
         int, Field(ge=1, le=10, description="Prison levels before a stake is shared (§4 step 4).")
     ] = 3
     turn_seconds: TurnSeconds = 30
+    time_bank_seconds: TimeBankSeconds = 30

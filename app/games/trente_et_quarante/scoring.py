@@ -1,14 +1,18 @@
 """Settling a dealt coup of Trente et Quarante (docs/rules.md §4.6 to §4.8).
 
-* Insurance premiums (1% of each insured free stake, rounded up) go to the house first.
+* Insurance premiums (1% of each insured free stake in whole chips, rounded down) go to the
+  house first.
 * A decided coup: free stakes on the winning chances are paid even money by the house, those on
   the losing chances go to the house. A stake in prison on a winning chance moves up one level
   (level 1 is returned to its owner without winnings); on a losing chance it goes to the house.
 * *Après* (equal totals other than 31): nothing moves.
-* *Un après* (31 and 31): insured free stakes are untouched; a stake in prison goes one level
-  deeper, or is shared when that would pass ``max_apres``; each other free stake awaits its
-  owner's choice (:meth:`CoupSettlement.choose`): shared (half, rounded down, back to the owner,
-  the rest to the house) or put in prison at level 1.
+* *Un après* (31 and 31): insured free stakes are untouched; a stake in prison that would pass
+  ``max_apres`` levels is shared; every other stake awaits its owner's choice, "at every 31
+  Après" (docs/rules.md §4.7): a free stake (:meth:`CoupSettlement.choose`) is shared (half,
+  rounded down, back to the owner, the rest to the house) or put in prison at level 1; a stake
+  already in prison (:meth:`CoupSettlement.choose_held`) is shared the same way or left in
+  prison, one level deeper. Moving a stake to another chance is done in the window that
+  follows (:mod:`.window`).
 """
 
 from __future__ import annotations
@@ -40,6 +44,13 @@ class CoupSettlement:
         """The totals and the result (:meth:`.Coup.result`), for the score card and summary."""
         self.pending: dict[int, set[str]] = {}
         """Un après: the chances of each owner's free stakes that await a choice."""
+        self.held: dict[int, set[int]] = {}
+        """Un après: the ids of each owner's stakes in prison that await a choice."""
+
+    @property
+    def choosing(self) -> set[int]:
+        """The owners who still have a choice to make (free stakes or stakes in prison)."""
+        return set(self.pending) | set(self.held)
 
     def settle(self) -> None:
         """Charge the insurance, announce the coup and settle what needs no choice.
@@ -90,6 +101,9 @@ class CoupSettlement:
         game.prison = kept
 
     def _un_apres(self) -> None:
+        """A stake in prison past ``max_apres`` levels is shared ("at the fourth Après the sum
+        left in play is divided"); every other one, and every uninsured free stake, waits for
+        its owner's choice (docs/rules.md §4.7)."""
         game = self.game
         kept: list[PrisonStake] = []
         for held in game.prison:
@@ -97,15 +111,14 @@ class CoupSettlement:
                 self._share(prison_account(held.owner), held.owner, held.amount, held.chance)
                 game.log("prison_shared", seat=held.owner, **held.to_json())
             else:
-                held.level += 1
                 kept.append(held)
-                game.log("prison_deeper", seat=held.owner, **held.to_json())
+                self.held.setdefault(held.owner, set()).add(held.id)
         game.prison = kept
         for record in self.stakes:
             if not record["insured"]:
                 self.pending.setdefault(record["seat"], set()).add(record["chance"])
-        if self.pending:
-            game.log("un_apres_choice", seats=sorted(self.pending))
+        if self.pending or self.held:
+            game.log("un_apres_choice", seats=sorted(self.choosing))
 
     def _share(self, account: str, owner: int, amount: int, chance: str) -> None:
         """Half, rounded down, back to the owner's stack; the rest to the house."""
@@ -133,3 +146,20 @@ class CoupSettlement:
         game.pay(seat_account(seat), prison_account(seat), amount, f"{chance} stake to prison")
         game.prison.append(stake)
         game.log("prison", seat=seat, **stake.to_json())
+
+    def choose_held(self, seat: int, stake_id: int, *, share: bool) -> None:
+        """An owner's un après choice for a stake already in prison (default: prison): shared,
+        half back, or left in prison one level deeper (docs/rules.md §4.7)."""
+        game = self.game
+        ids = self.held[seat]
+        ids.remove(stake_id)
+        if not ids:
+            del self.held[seat]
+        held = next(p for p in game.prison if p.id == stake_id)
+        if share:
+            game.prison.remove(held)
+            self._share(prison_account(seat), seat, held.amount, held.chance)
+            game.log("prison_shared", seat=seat, **held.to_json())
+            return
+        held.level += 1
+        game.log("prison_deeper", seat=seat, **held.to_json())

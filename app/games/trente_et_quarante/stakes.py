@@ -3,7 +3,9 @@
 A *free* stake is placed in the betting window and settled by the coup; it stays in its owner's
 table stack (``seat:N``) until then. A stake *in prison* (after an *un après*) lives in the
 owner's ``prison:N`` account between coups, at a level from 1 to ``max_apres``.
-Insurance costs 1% of a free stake, rounded up (§4 step 5).
+Insurance costs 1% of a free stake in whole chips, never more (docs/rules.md §4.8): one chip
+for every whole hundred staked, so only a stake of at least :data:`INSURABLE` chips can be
+insured.
 """
 
 from __future__ import annotations
@@ -13,10 +15,15 @@ from typing import Any
 
 from app.games.trente_et_quarante.coup import CHANCES, COULEUR, INVERSE, NOIR, OPPOSITE, ROUGE
 
+INSURABLE = 100
+"""The smallest stake that can be insured: its 1% is one whole chip (docs/rules.md §4.8)."""
+
 
 def premium(amount: int) -> int:
-    """The insurance of a free stake: 1% of it, rounded up (§4 step 5). ``premium(250) == 3``."""
-    return (amount + 99) // 100
+    """The insurance of a free stake: 1% of it in whole chips, rounded down, so never more
+    than 1% (docs/rules.md §4.8, a Decision). ``premium(250) == 2``; ``premium(99) == 0``: a
+    stake under :data:`INSURABLE` cannot be insured."""
+    return amount // 100
 
 
 def cost(amount: int, insured: bool) -> int:

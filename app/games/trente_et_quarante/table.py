@@ -11,6 +11,7 @@ from typing import Any
 from app.games.core.accounts import seat_account
 from app.games.core.actions import LegalAction
 from app.games.core.cards import SeedSource, Stock, csprng_seed
+from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.house import HouseBanked
 from app.games.trente_et_quarante.scoring import CoupSettlement
 from app.games.trente_et_quarante.stakes import (
@@ -24,8 +25,6 @@ IDLE, BETTING, UN_APRES = "idle", "betting", "un_apres"
 WINDOW_KINDS = frozenset({"stake", "remove", "insure", "move_prison", "done"})
 BURNED = 5
 """Cards burned from every new shoe ("Messieurs les cinq cartes")."""
-STANDING_POSITIONS = 50
-"""Positions for standing bettors, numbered after the seats."""
 HISTORY = 30
 """Coups kept for the tableau's score card."""
 NOBODY: frozenset[int] = frozenset()
@@ -62,7 +61,31 @@ class TrenteEtQuaranteTable(HouseBanked):
 
     @property
     def max_seats(self) -> int:
-        return self.options["seats"] + STANDING_POSITIONS
+        """The seats, then standing positions: as many free ones beyond the highest position
+        taken as the table has seats, so that there is always room to stand, and more as people
+        come ("no limit to those standing up", docs/rules.md §4.11)."""
+        seats = int(self.options["seats"])
+        taken = self._bettors()
+        highest = taken[-1][0] + 1 if taken else 0
+        return (highest if highest > seats else seats) + seats
+
+    def sit(self, seat: int, stack: int) -> None:
+        """Seat a bettor at a seat or at any standing position (no upper limit: a standing
+        position far beyond the others, kept from before a restart, is restored as it was)."""
+        if seat_account(seat) in self.balances:
+            raise RuleError(ErrorCode.SEAT_TAKEN, "that seat is taken")
+        if seat < 0:
+            raise RuleError(ErrorCode.BAD_MESSAGE, "no such seat")
+        self.balances[seat_account(seat)] = stack
+        self.on_sit(seat)
+
+    @property
+    def prison_movable(self) -> bool:
+        """A stake in prison may move to another chance only in the window that follows an
+        après or an un après (docs/rules.md §4.7: "Customers can then withdraw, shift or
+        change their stakes"; "at every 31 Après … move it")."""
+        last = self.last
+        return last is not None and last.get("tie") is not None
 
     def _bettors(self) -> list[tuple[int, str]]:
         """Each bettor's seat and stack account, in seat order (as :attr:`Game.seated` finds
@@ -83,7 +106,7 @@ class TrenteEtQuaranteTable(HouseBanked):
 
     def can_leave(self, seat: int) -> bool:
         """Not with a stake in prison, nor while a stake of the coup awaits the owner's choice."""
-        pending = self.settlement is not None and seat in self.settlement.pending
+        pending = self.settlement is not None and seat in self.settlement.choosing
         return not pending and not any(p.owner == seat for p in self.prison)
 
     def on_sit(self, seat: int) -> None:

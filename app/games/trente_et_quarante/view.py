@@ -15,7 +15,7 @@ from app.games.core.accounts import seat_account
 from app.games.core.house import UNLIMITED_HOUSE
 from app.games.core.views import View, card_view
 from app.games.trente_et_quarante.coup import CHANCES
-from app.games.trente_et_quarante.stakes import chance_totals, premium
+from app.games.trente_et_quarante.stakes import INSURABLE, chance_totals, premium
 from app.games.trente_et_quarante.state import TrenteEtQuaranteState
 
 
@@ -58,6 +58,16 @@ def _bettor(game: TrenteEtQuaranteState, seat: int) -> dict[str, Any]:
     }
 
 
+def insurance_words(insurance: bool) -> str:
+    """What insurance costs, in words (docs/rules.md §4.8)."""
+    if not insurance:
+        return "No insurance at this table."
+    return (
+        f"A free stake of {INSURABLE} chips or more may be insured: 1 chip for every whole "
+        f"{INSURABLE} staked, never more than 1%. A smaller stake cannot be insured."
+    )
+
+
 def _rows(game: TrenteEtQuaranteState) -> dict[str, Any] | None:
     if game.last is None:
         return None
@@ -77,7 +87,7 @@ def _status(game: TrenteEtQuaranteState) -> str:
             return "Faites vos jeux: stakes close when the clock runs out"
         return "Faites vos jeux: the table waits for a first stake"
     if game.phase == "un_apres" and game.settlement is not None:
-        seats = ", ".join(str(seat) for seat in sorted(game.settlement.pending))
+        seats = ", ".join(str(seat) for seat in sorted(game.settlement.choosing))
         return f"Un après: seats {seats} choose to share their stakes or put them in prison"
     if not game.seated:
         return "Waiting for bettors"
@@ -90,6 +100,7 @@ def table_view(game: TrenteEtQuaranteState, seat: int | None) -> View:
     free = chance_totals(game.free)
     last = game.last
     pending = game.settlement.pending if game.settlement is not None else {}
+    held = game.settlement.held if game.settlement is not None else {}
     return {
         "phase": game.phase,
         "status": _status(game),
@@ -115,6 +126,11 @@ def table_view(game: TrenteEtQuaranteState, seat: int | None) -> View:
             for s in sorted(pending)
             for c in CHANCES
             if c in pending[s]
+        ]
+        + [
+            {"seat": p.owner, "chance": p.chance, "amount": p.amount, "stake": p.id}
+            for p in game.prison
+            if p.id in held.get(p.owner, ())
         ],
         "shoe": {
             "decks": game.options["decks"],
@@ -125,6 +141,9 @@ def table_view(game: TrenteEtQuaranteState, seat: int | None) -> View:
             "min_stake": game.options["min_stake"],
             "max_stake": game.options["max_stake"],
             "insurance": game.options["insurance"],
+            # the smallest stake that can be insured: its 1% is one whole chip (§4.8)
+            "insure_from": INSURABLE if game.options["insurance"] else None,
+            "insurance_words": insurance_words(game.options["insurance"]),
             "venice_rule": game.options["venice_rule"],
             "max_apres": game.options["max_apres"],
             # what the house can still cover at this table (None: no limit was set)

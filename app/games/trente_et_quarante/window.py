@@ -5,9 +5,11 @@ In the window ("Faites vos jeux") a bettor may:
 * ``stake`` {chance, amount}: set the free stake on a chance (place it or change it), never on
   both sides of one pair (Rouge/Noir, Couleur/Inverse);
 * ``remove`` {chance}: take a free stake back;
-* ``insure`` {chance}: insure a free stake for 1% of it, rounded up (charged when the coup is
-  dealt);
-* ``move_prison`` {stake, to}: move a stake in prison to another chance (it cannot be removed);
+* ``insure`` {chance}: insure a free stake of at least :data:`.stakes.INSURABLE` chips for 1% of
+  it in whole chips, rounded down (charged when the coup is dealt); an insured stake stays at
+  least that much (docs/rules.md §4.8);
+* ``move_prison`` {stake, to}: move a stake in prison to another chance (it cannot be removed),
+  in the window that follows an après or an un après only (docs/rules.md §4.7);
 * ``done``: their stakes are set for this coup (offered once the countdown runs).
 
 A stake's ceiling is the least of ``max_stake``, what the bettor's stack holds beside their
@@ -26,6 +28,7 @@ from app.games.core.accounts import seat_account
 from app.games.core.actions import Action, LegalAction, legal, one_of
 from app.games.trente_et_quarante.coup import CHANCES, OPPOSITE
 from app.games.trente_et_quarante.stakes import (
+    INSURABLE,
     FreeStake,
     chance_totals,
     exposure,
@@ -51,7 +54,7 @@ def window_legal(game: TrenteEtQuaranteState, seat: int) -> list[LegalAction]:
     most = options["max_stake"]
     available = game.house_available
     free = game.free
-    if not free and not (game.prison and any(held.owner == seat for held in game.prison)):
+    if not free and not (game.prison_movable and any(held.owner == seat for held in game.prison)):
         return opening_legal(game, stack)
     mine = free.get(seat, {})
     room = stack  # what the stack holds beside the bettor's stakes and premiums
@@ -68,9 +71,10 @@ def window_legal(game: TrenteEtQuaranteState, seat: int) -> list[LegalAction]:
         stake = mine.get(chance)
         if stake is not None:  # a change: as far as the room and the stake itself would pay
             staked.append(chance)
-            if not stake.insured and premium(stake.amount) <= room:
+            if not stake.insured and stake.amount >= INSURABLE and premium(stake.amount) <= room:
                 insurable.append(chance)
             high = largest_stake(room + stake.cost, stake.insured)
+            low = INSURABLE if stake.insured and least < INSURABLE else least
             if covers is not None:  # the stake as it stands, and what the house covers there
                 cover = covers[chance]
                 cover = stake.amount + (cover if cover > 0 else 0)
@@ -79,17 +83,18 @@ def window_legal(game: TrenteEtQuaranteState, seat: int) -> list[LegalAction]:
             continue
         else:
             high = room
+            low = least
             if covers is not None:
                 cover = covers[chance]
                 high = high if high < cover else cover
         high = high if high < most else most
-        if high >= least:
+        if high >= low:
             out.append(
                 {
                     "kind": "stake",
                     "params": {
                         "chance": {"one_of": [chance]},
-                        "amount": {"min": least, "max": high},
+                        "amount": {"min": low, "max": high},
                     },
                 }
             )
@@ -97,7 +102,7 @@ def window_legal(game: TrenteEtQuaranteState, seat: int) -> list[LegalAction]:
         out.append({"kind": "remove", "params": {"chance": {"one_of": staked}}})
         if insurable and options["insurance"]:
             out.append({"kind": "insure", "params": {"chance": {"one_of": insurable}}})
-    for held in game.prison:
+    for held in game.prison if game.prison_movable else ():
         if held.owner == seat:
             others = [c for c in CHANCES if c != held.chance]
             out.append(legal("move_prison", stake=one_of([held.id]), to=one_of(others)))

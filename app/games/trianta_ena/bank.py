@@ -7,6 +7,21 @@ the new banker, and the old banker plays on from the new banker's place. A bank 
 banker leaves or runs out of chips; then every player with chips is offered it, by stack, and
 the table waits for someone to accept.
 
+A player who declined the bank after a round is not offered it again (docs/rules.md §1.9, a
+Decision) until the bank next changes hands (a new banker, or the bank ends) or a new player
+sits down: seed 000 has the bank offered "at the end of each round", once to each richer
+player in turn, and asking the same player again every round only makes the table wait.
+
+>>> bank = Bank(seats=4, banker=0)
+>>> bank.offer_after_round({1: 500, 2: 400}, banker_stack=300)
+>>> bank.decline({1: 500, 2: 400}); bank.offers, bank.declined
+([2], [1])
+>>> bank.decline({1: 500, 2: 400}); bank.offer_after_round({1: 600, 2: 400}, banker_stack=300)
+>>> bank.offers
+[]
+>>> bank.newcomer(); bank.offer_after_round({1: 600, 2: 400}, banker_stack=300); bank.offers
+[1, 2]
+
 Seat numbers stay with the players (their ``seat:N`` accounts and connections); what the rule
 changes is where they sit, so :class:`Bank` keeps each seat's *place* at the table and a change of
 bank exchanges the two places. Seat order, which decides coverage and turns, is the order of
@@ -41,6 +56,9 @@ class Bank:
     accepts."""
     serial: int = 0
     """Counts the offers made (a new offer restarts the decision clock)."""
+    declined: list[int] = field(default_factory=list)
+    """Seats that declined the bank after a round since it last changed hands or a player
+    last sat down: not offered it after a round until then (docs/rules.md §1.9)."""
 
     def __post_init__(self) -> None:
         if not self.places:
@@ -55,16 +73,24 @@ class Bank:
         return sorted(stacks, key=lambda seat: (-stacks[seat], self.places[seat]))
 
     def offer_after_round(self, stacks: dict[int, int], banker_stack: int) -> None:
-        """Queue every player (``stacks``: seat to stack) richer than the banker."""
+        """Queue every player (``stacks``: seat to stack) richer than the banker, but for
+        those who declined it since it last changed hands or a player last sat down
+        (docs/rules.md §1.9)."""
         self.offers = self.by_stack(
-            {s: chips for s, chips in stacks.items() if chips > banker_stack}
+            {
+                s: chips
+                for s, chips in stacks.items()
+                if chips > banker_stack and s not in self.declined
+            }
         )
         self._new_offer()
 
     def end(self, stacks: dict[int, int]) -> None:
-        """The bank ends; queue every player with chips (``stacks``) by stack."""
+        """The bank ends; queue every player with chips (``stacks``) by stack. An ended bank
+        has changed hands: the declines after rounds are forgotten (docs/rules.md §1.9)."""
         self.banker = None
         self.vacant = True
+        self.declined = []
         self.offers = self.by_stack({s: chips for s, chips in stacks.items() if chips > 0})
         self._new_offer()
 
@@ -76,12 +102,17 @@ class Bank:
         self.banker = seat
         self.offers = []
         self.vacant = False
+        self.declined = []  # the bank changed hands: everyone may be offered it again
         return old
 
     def decline(self, stacks: dict[int, int]) -> None:
         """The offered player declines; with the bank vacant the offers start again from
-        ``stacks`` (the players now seated) after the last decline."""
-        self.offers.pop(0)
+        ``stacks`` (the players now seated) after the last decline. A decline after a round
+        is remembered: that player is not offered the bank after a round again until it
+        changes hands or a player sits down (docs/rules.md §1.9)."""
+        seat = self.offers.pop(0)
+        if not self.vacant and seat not in self.declined:
+            self.declined.append(seat)
         if self.vacant and not self.offers:
             self.end(stacks)
         else:
@@ -97,6 +128,11 @@ class Bank:
             self.end(stacks)
         elif current:
             self._new_offer()
+
+    def newcomer(self) -> None:
+        """A player sat down: the stacks to compare have changed, so whoever declined may be
+        offered the bank again after the next round (docs/rules.md §1.9)."""
+        self.declined = []
 
     @property
     def offered(self) -> int | None:
@@ -114,6 +150,7 @@ class Bank:
             "offers": list(self.offers),
             "vacant": self.vacant,
             "serial": self.serial,
+            "declined": sorted(self.declined),
         }
 
     @classmethod
@@ -126,4 +163,5 @@ class Bank:
             offers=[int(seat) for seat in data["offers"]],
             vacant=bool(data["vacant"]),
             serial=int(data["serial"]),
+            declined=[int(seat) for seat in data.get("declined", [])],
         )

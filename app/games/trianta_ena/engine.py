@@ -18,6 +18,9 @@ Decisions where docs/rules.md leaves room:
   after the window each staking player's two cards in turn, then the banker's face-down card.
 * Bets are public once made. When the window closes each covered stake moves to the player's
   ``bets:N`` account; a bet the bank cannot cover in full is cut (even below ``min_bet``).
+* A player on 31 stands, by their own ``stand``, the only action offered them then
+  (docs/rules.md §1.5, a Decision): the server never stands for them, because a stand nobody
+  sent would tell the table a total that rests on their face-down card.
 * The banker does not draw when no standing bet is left (every bettor went bust).
 * A player's face-down card is shown when they go bust and at settlement; a folded card never.
 * The change of bank moves places, not seat numbers (see :mod:`app.games.trianta_ena.bank`).
@@ -143,16 +146,13 @@ class TriantaEna(TriantaEnaTable):
         round_.banker_cards.append(hole)
         self.log("deal", seat=round_.banker, private_to=[], card=hole, up=False)
         round_.phase = "playing"
-        for seat in staking:
-            self._stand_on_31(round_.hands[seat])
         self._next_turn(round_)
 
-    def _stand_on_31(self, hand: PlayerHand) -> None:
-        """A player who reaches 31 stands (§1 step 4)."""
-        if hand.status == PLAYING and value(hand.cards, self.ace_rule) == 31:
-            hand.status = STOOD
-            natural = is_natural(hand.cards, self.natural_cards)
-            self.log("stand", seat=hand.seat, automatic=True, natural=natural)
+    def on_31(self, hand: PlayerHand) -> bool:
+        """A player who reaches 31 stands (§1.5): ``stand`` is all they may do. Only they
+        know it (their ``legal``, their own view): the table sees a stand like any other once
+        they send it, since their 31 rests on their face-down card (§0.8, Decision)."""
+        return value(hand.cards, self.ace_rule) == 31
 
     def _next_turn(self, round_: Round) -> None:
         """The first player in seat order still to decide, else the banker plays."""
@@ -173,8 +173,6 @@ class TriantaEna(TriantaEnaTable):
             self.log("bust", seat=seat, value=lowest_total(hand.cards, self.ace_rule))
             self.log("show", seat=seat, card=hand.cards[0])
             self._lose(round_, hand, "bust")
-        else:
-            self._stand_on_31(hand)
         self._next_turn(round_)
 
     def _stand(self, seat: int) -> None:
@@ -279,7 +277,7 @@ class TriantaEna(TriantaEnaTable):
                 high = min(high, int(self.options["max_bet"]))
             return [legal("bet", amount=amount_range(self.min_bet, high)), legal("fold")]
         if round_.phase == "playing" and round_.turn == seat:
-            return [legal("hit"), legal("stand")]
+            return [legal("stand")] if self.on_31(hand) else [legal("hit"), legal("stand")]
         return []
 
     def to_act(self) -> set[int]:
@@ -343,7 +341,7 @@ class TriantaEna(TriantaEnaTable):
             amount = bet_amount(hand.cards[0], up_card, self.stack(seat), low, high)
             return {"kind": "bet", "amount": amount}
         worth = value(hand.cards, self.ace_rule)
-        hit = worth is not None and worth < hit_below(up_card)
+        hit = "hit" in templates and worth is not None and worth < hit_below(up_card)
         return {"kind": "hit" if hit else "stand"}
 
     # ----------------------------------------------------------------- what people see

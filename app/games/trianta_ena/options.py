@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from app.games.core.options import BetSeconds, Bound, TableOptions, TurnSeconds
+from app.games.core.options import BetSeconds, Bound, TableOptions, TimeBankSeconds, TurnSeconds
 from app.games.core.phrases import ACE_RULE, Phrase, bets, chips, choice, count
 from app.games.core.values import AceRule
 
@@ -80,4 +80,5 @@ class TriantaEnaOptions(TableOptions):
         ),
     ] = "face"
     turn_seconds: TurnSeconds = 30
+    time_bank_seconds: TimeBankSeconds = 30
     bet_seconds: BetSeconds = 20

@@ -63,7 +63,9 @@ class TriantaEnaTable(Game):
         return (chips, chips)
 
     def on_sit(self, seat: int) -> None:
-        """A player sat down; one who sits mid-round waits for the next deal."""
+        """A player sat down; one who sits mid-round waits for the next deal. Whoever declined
+        the bank may be offered it again after the next round (docs/rules.md §1.9)."""
+        self.bank.newcomer()
         if not self.in_hand and self._first_banker_wanted(newcomer=seat):
             self.bank.install(seat)
             self.log("bank_taken", seat=seat, first=True)

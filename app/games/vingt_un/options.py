@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from app.games.core.options import Bound, TableOptions, TurnSeconds
+from app.games.core.options import Bound, TableOptions, TimeBankSeconds, TurnSeconds
 from app.games.core.phrases import Phrase, bets, choice, count
 
 
@@ -75,3 +75,4 @@ class VingtUnOptions(TableOptions):
         Field(ge=1, le=4, description="Most hands one player may make by splitting (§3 step 7)."),
     ] = 4
     turn_seconds: TurnSeconds = 30
+    time_bank_seconds: TimeBankSeconds = 30

@@ -301,6 +301,11 @@ export default {
       case "restock": return "The pile is turned into a new stock.";
       case "bet_paid": return `${who} pays a bet into the pot.`;
       case "out": return `${who} is out of the match.`;
+      case "left_match": {
+        const bets = event.bets === 1 ? "1 bet" : `${event.bets} bets`;
+        const chips = event.chips === 1 ? "1 chip" : `${event.chips} chips`;
+        return event.bets ? `${who} leaves the match: ${bets} (${chips}) go to the pot.` : `${who} leaves the match.`;
+      }
       case "match_won": return `${who} wins the match${event.how === "coup_d_etat" ? " with a coup d'état" : ""}.`;
       case "round_end": return `The round is over${event.winner !== undefined && event.winner !== null ? `: ${ctx.seatName(event.winner)} wins it` : ""}.`;
       default: return undefined;

@@ -49,6 +49,8 @@ function headline(view, ctx) {
     case "no_banker":
       return "No banker: the table waits for a player to take the bank";
     default:
+      // a friends' table waits for Ready (the dock counts them): nothing is "about to be dealt"
+      if (view.table?.waiting_for_ready) return "Waiting for everyone to be ready";
       return typeof view.status === "string" ? view.status : "";
   }
 }

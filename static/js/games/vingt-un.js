@@ -142,6 +142,16 @@ function dealerArea(view, ctx) {
     caption ? h("p", { class: "muted small vu-caption" }, caption) : null);
 }
 
+/** "Ada won 40 (dealer over 21).", "Ada lost 20 (dealer's vingt-un).": won or lost first. */
+function settleLine(event, who, hand, ctx) {
+  const reason = typeof event.reason === "string" && event.reason ? ` (${event.reason})` : "";
+  const result = event.result;
+  if (typeof result !== "number") return `${who}${hand}: settled${reason}.`;
+  if (result > 0) return `${who} won ${ctx.chips(result)}${hand}${reason}.`;
+  if (result < 0) return `${who} lost ${ctx.chips(-result)}${hand}${reason}.`;
+  return `${who}${hand}: neither wins${reason}.`;
+}
+
 /** One seat's hands, side by side, each with its stake, total, state and result. */
 function handBoxes(seat, view, ctx) {
   const { h } = ctx;
@@ -249,7 +259,7 @@ export default {
       case "over": return `${who} is over 21${hand} and pays ${ctx.chips(event.stake)}.`;
       case "stand": return `${who} stands${hand}.`;
       case "dealer_total": return event.total > 21 ? "The dealer is over 21." : `The dealer stands on ${event.total}.`;
-      case "settle": return `${who}${hand}: ${ctx.humanize(event.result || "settled")}${event.reason ? ` (${event.reason})` : ""}.`;
+      case "settle": return settleLine(event, who, hand, ctx);
       case "natural_paid_by_all": return `${who} pays ${ctx.seatName(event.to)} ${ctx.chips(event.amount)} for the natural.`;
       case "deal_passes": return `The deal passes to ${who}.`;
       default: return undefined;

@@ -26,6 +26,8 @@ export function handBlock(view, ctx) {
   const box = h("div", { class: `eot-hand${picking ? " eot-hand-picker" : ""}`, role: "group",
     "aria-label": picking ? "Your hand: tap the cards to discard, in order" : "Your hand", "data-testid": "eot-hand" });
   const render = () => {
+    // the card that had the focus keeps it through the redraw (else it would fall to the page)
+    const focused = box.contains(document.activeElement) ? document.activeElement.dataset.code || null : null;
     const kept = codes.filter((c) => !chosen.includes(c));
     const cards = codes.map((code) => {
       const at = chosen.indexOf(code);
@@ -39,6 +41,7 @@ export function handBlock(view, ctx) {
         node.type = "button";
         node.classList.add("pickable");
         node.setAttribute("aria-pressed", String(at >= 0));
+        node.dataset.code = code;
         node.setAttribute("aria-label", `${ctx.cardText(code)}${at >= 0 ? `: discard number ${at + 1}` : ": keep"}`);
         if (at >= 0) node.append(h("span", { class: "order-badge", "aria-hidden": "true" }, String(at + 1)));
         node.addEventListener("click", () => {
@@ -69,6 +72,7 @@ export function handBlock(view, ctx) {
       memory.pick = { key: null, cards: [] };
     }));
     box.replaceChildren(...parts);
+    if (focused) box.querySelector(`[data-code="${focused}"]`)?.focus();
   };
   render();
   return box;
@@ -85,6 +89,7 @@ function pickerBar(ctx, spec, chosen, sent) {
   // The order badges on the cards show the discard order; the button names the top card.
   return h("div", { class: "eot-picker" },
     h("button", { type: "button", class: "btn btn-primary btn-action eot-discard-btn", disabled: !ok, "data-testid": "eot-discard",
+      "data-key-for": "discard",
       onclick: () => {
         const cards = [...chosen];
         sent();

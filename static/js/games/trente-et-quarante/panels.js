@@ -13,10 +13,13 @@ export function unApresBlock(view, ctx) {
   const levels = view.limits?.max_apres;
   const yours = pending.filter((u) => u.seat === view.you);
   const can = (kind, chance) => templates(view, kind).some((t) => choices(t, "chance").includes(chance));
+  // A stake already in prison is chosen for by its id (`stake`), not by its chance.
+  const canHeld = (kind, id) => templates(view, kind).some((t) => choices(t, "stake").includes(id));
   const others = new Map();
   for (const u of pending.filter((x) => x.seat !== view.you)) {
     const name = bettorName(view, ctx, u.seat);
-    others.set(name, [...(others.get(name) || []), `${FRENCH[u.chance] || u.chance} ${ctx.chips(u.amount)}`]);
+    const where = u.stake != null ? " in prison" : "";
+    others.set(name, [...(others.get(name) || []), `${FRENCH[u.chance] || u.chance} ${ctx.chips(u.amount)}${where}`]);
   }
   return h("div", { class: "teq-apres teq-when-called", role: "region", "aria-label": "Un après: share or prison", "data-testid": "teq-apres" },
     h("p", { class: "teq-apres-title" }, h("strong", { lang: "fr" }, "Un après"),
@@ -31,6 +34,7 @@ export function unApresBlock(view, ctx) {
       ? h("ul", { class: "teq-apres-list" }, yours.map((u) => {
           const name = FRENCH[u.chance] || u.chance;
           const back = Math.floor(u.amount / 2);
+          if (u.stake != null) return heldRow(view, ctx, u, name, back, canHeld);
           return h("li", { class: "is-you", dataset: { chance: u.chance } },
             h("span", {}, "Your ", h("strong", {}, ctx.chips(u.amount)), ` on ${name}:`),
             can("share", u.chance) ? h("button", { type: "button", class: "btn btn-small btn-neutral", dataset: { apres: "share", chance: u.chance },
@@ -43,6 +47,21 @@ export function unApresBlock(view, ctx) {
       ? h("p", { class: "teq-apres-others muted" }, "Choosing: ",
           [...others].map(([name, list], i) => [i ? "; " : "", h("strong", {}, name), ` (${list.join(", ")})`]))
       : null);
+}
+
+/** The row of a stake already in prison at an un après: share it, or leave it one level deeper. */
+function heldRow(view, ctx, u, name, back, canHeld) {
+  const { h } = ctx;
+  const level = (bettorsOf(view).find((b) => b.seat === view.you)?.prison || [])
+    .find((p) => p.id === u.stake)?.level;
+  const deeper = typeof level === "number" ? `, level ${level + 1}` : ", one level deeper";
+  const data = (apres) => ({ apres, chance: u.chance, stake: String(u.stake) });
+  return h("li", { class: "is-you is-held", dataset: { chance: u.chance, stake: String(u.stake) } },
+    h("span", {}, "Your ", h("strong", {}, ctx.chips(u.amount)), ` in prison on ${name}${typeof level === "number" ? ` (level ${level})` : ""}:`),
+    canHeld("share", u.stake) ? h("button", { type: "button", class: "btn btn-small btn-neutral", dataset: data("share"),
+      onclick: () => ctx.act({ kind: "share", stake: u.stake }) }, `Share: ${ctx.chips(back)} back`) : null,
+    canHeld("prison", u.stake) ? h("button", { type: "button", class: "btn btn-small btn-primary", dataset: data("prison"),
+      onclick: () => ctx.act({ kind: "prison", stake: u.stake }) }, `Prison: ${ctx.chips(u.amount)} stays on ${name}${deeper}`) : null);
 }
 
 /** A bar that empties until `deadline`, with "<label> N s" on it. */

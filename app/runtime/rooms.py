@@ -1,0 +1,234 @@
+"""Rooms: one link for an evening, game after game (docs/rules.md §0.15; the REST side:
+app/api/routes/rooms.py; the socket's ``switch_game``: docs/protocol/socket.md §5.12).
+
+A room is opened with its first table (one job writes both rows; it counts as opening a table
+for ``MAX_TABLES_PER_HOUR``). Its host (the player who opened it) switches its game between
+hands: one job (app/db/store/rooms.py ``switch_room``) writes the new table, seats everyone
+seated at the old one in the same order with their stacks moved through the ledger, closes
+the old table and moves the room; only once it is committed is the new table's actor built
+from the database (as a restart builds one), and the old table tells each watcher
+``room_switch`` and closes their socket (4301). A switch is not an opening: it counts
+against no limit.
+
+The rooms in memory (:class:`Rooms`) follow the database: they are loaded at start-up, where
+each open room's current table comes back with the other tables.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from app.core.config import Settings
+from app.db import store
+from app.db.ledger import Movement
+from app.db.writer.base import DatabaseWriter
+from app.games.core.cards import SeedSource
+from app.games.core.errors import ErrorCode
+from app.games.core.options import OptionError, parse_options
+from app.games.core.registry import game_class
+from app.runtime.connection import Connection
+from app.runtime.hosting import LocalHosting, TableHosting
+from app.runtime.protocol import ProtocolError, SwitchGame
+from app.runtime.records import SeatInfo
+from app.runtime.table.actor import TableActor
+
+log = logging.getLogger("table31.rooms")
+
+
+@dataclass
+class Room:
+    """A room as this process serves it: who hosts it and the table it plays at now."""
+
+    room_id: str
+    name: str
+    host_id: str
+    private: bool
+    invite_code: str | None
+    table_id: str
+    status: str = "open"
+
+    @property
+    def path(self) -> str:
+        """The room's one link (a private room's with its invite)."""
+        base = f"/rooms/{self.room_id}"
+        return f"{base}?invite={self.invite_code}" if self.private else base
+
+
+class Lobby(Protocol):
+    """What the rooms ask of the lobby (app/runtime/lobby.py), which holds them."""
+
+    writer: DatabaseWriter
+    settings: Settings
+    seeds: SeedSource
+    hosting: TableHosting
+
+    def get(self, table_id: str) -> TableActor | None: ...
+
+    async def open_table(
+        self,
+        *,
+        game: str,
+        name: str,
+        options: dict[str, Any],
+        created_by: str | None,
+        private: bool = ...,
+        max_open: int = ...,
+        per_hour: int = ...,
+        room: dict[str, Any] | None = ...,
+    ) -> TableActor: ...
+
+    async def restore(self, table_id: str) -> TableActor | None: ...
+
+
+class Rooms:
+    """Every open room of this process, by id, and the switch."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.rooms: dict[str, Room] = {}
+
+    def get(self, room_id: str) -> Room | None:
+        return self.rooms.get(room_id)
+
+    def table(self, room: Room) -> TableActor | None:
+        """The table the room plays at now, if this process serves it."""
+        return self.lobby.get(room.table_id)
+
+    async def table_closed(self, actor: TableActor) -> None:
+        """A room's table closed for good by its opener, the host or the empty tables' sweep
+        (a switch closes it otherwise): the room closes with it."""
+        room = self.rooms.get(actor.room_id or "")
+        if room is None or room.table_id != actor.table_id or room.status != "open":
+            return
+        room.status = "closed"
+        del self.rooms[room.room_id]
+        await self.lobby.writer.run(store.close_room, room.room_id)
+        log.info("room %s closed with its table %s", room.room_id, actor.table_id)
+
+    async def load(self) -> None:
+        """The open rooms as the database holds them (at start-up: their tables come back
+        as every table does). A room whose table is closed is closed too."""
+        for stored in await self.lobby.writer.run(store.open_rooms):
+            current = next(
+                (t for t in stored.tables if t["table_id"] == stored.current_table_id), None
+            )
+            if current is None or current["status"] == "closed":
+                await self.lobby.writer.run(store.close_room, stored.room_id)
+                continue
+            assert stored.current_table_id is not None
+            self.rooms[stored.room_id] = Room(
+                stored.room_id,
+                stored.name,
+                stored.host_id,
+                stored.private,
+                stored.invite_code,
+                stored.current_table_id,
+            )
+
+    async def open(
+        self,
+        *,
+        name: str,
+        game: str,
+        options: dict[str, Any],
+        host_id: str,
+        private: bool = False,
+        max_open: int = 0,
+        per_hour: int = 0,
+    ) -> tuple[Room, TableActor]:
+        """Open a room at its first table (OptionError, LimitReached as opening a table
+        raises them: it counts as one)."""
+        room_id = store.new_id()[:12]
+        invite = secrets.token_urlsafe(12) if private else None
+        row = {"room_id": room_id, "name": name, "host_id": host_id, "private": private}
+        row["invite_code"] = invite
+        actor = await self.lobby.open_table(
+            game=game,
+            name=name,
+            options=options,
+            created_by=host_id,
+            private=private,
+            max_open=max_open,
+            per_hour=per_hour,
+            room=row,
+        )
+        room = Room(room_id, name, host_id, private, invite, actor.table_id)
+        self.rooms[room_id] = room
+        return room, actor
+
+    async def switch(self, actor: TableActor, conn: Connection, ask: SwitchGame) -> None:
+        """The host's ``switch_game`` at the room's table (docs/protocol/socket.md §5.12).
+        Refused, changing nothing: ``table_closed`` (the room is closed, or not at this
+        table), ``not_allowed`` (not the room's host), ``bad_message`` (a game not offered,
+        options the game refuses), ``illegal_action`` (a hand or a match in play)."""
+        room = self.rooms.get(actor.room_id or "")
+        if room is None or room.status != "open" or room.table_id != actor.table_id:
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, "the room has left this table")
+        # one host: the room's is its table's (handed on at the table or over REST alike)
+        host = actor.core.host_id or room.host_id
+        if conn.player_id is None or conn.player_id != host:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "only the room's host may switch the game")
+        if not isinstance(self.lobby.hosting, LocalHosting):
+            # a cluster's new table needs its lease with its row: not written by the switch yet
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED, "a room's game cannot be switched in cluster mode yet"
+            )
+        offered = self.lobby.settings.game_ids
+        if ask.game not in offered:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"unknown game {ask.game!r}; choose one of {list(offered)}"
+            )
+        cls = game_class(ask.game)
+        asked = dict(ask.options)
+        if room.private:  # a private room's tables seat by approval unless told otherwise
+            asked.setdefault("approval", True)
+        try:
+            options = parse_options(cls.OPTIONS, asked)
+            engine = cls(options, seeds=self.lobby.seeds)  # options that depend on each other
+        except OptionError as err:
+            why = f"options.{err.field}: {err.message}"
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, why) from None
+        new_id = store.new_id()[:12]
+        left, left_title = actor.game_cls.id, actor.game_cls.title
+
+        def plan(seated: list[tuple[int, SeatInfo, int]], released: list[Movement]) -> store.Switch:
+            seats = []
+            for order, (old_seat, info, _stack) in enumerate(seated):
+                new_seat: int | None = order if order < engine.max_seats else None
+                low, high = engine.buy_in_limits(new_seat) if new_seat is not None else (0, 0)
+                if low > high:
+                    new_seat = None
+                seats.append(store.SwitchSeat(info.player_id, old_seat, new_seat, low, high))
+            return store.Switch(
+                room_id=room.room_id,
+                old_table_id=actor.table_id,
+                new_table_id=new_id,
+                name=room.name,
+                game=ask.game,
+                options=options,
+                created_by=host,
+                private=room.private,
+                invite_code=room.invite_code,
+                seats=seats,
+                released=released,
+            )
+
+        async def built(made: store.Switch) -> dict[str, Any]:
+            room.table_id = made.new_table_id
+            room.host_id = host
+            new = await self.lobby.restore(made.new_table_id)
+            if new is not None:
+                event = {"from_game": left, "from_title": left_title, "game": ask.game}
+                await new.room_begun(event | {"title": cls.title, "room_id": room.room_id})
+            log.info("room %s: %s -> %s (%s)", room.room_id, left, ask.game, made.new_table_id)
+            return {
+                "type": "room_switch",
+                "room_id": room.room_id,
+                "table_id": made.new_table_id,
+                "game": ask.game,
+            }
+
+        await actor.switch_room(plan, built)

@@ -1,0 +1,93 @@
+"""A room's switch, the table's side of it (docs/rules.md §0.15; app/runtime/rooms.py drives
+it): when the table may be left for another game, the chips it holds released to their
+players' stacks, and the table closed on its watchers once the switch is committed.
+
+Pure steps on a :class:`~app.runtime.table.core.TableCore`, as its own are: nothing here
+waits, writes or sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.ledger import Movement
+from app.games.core.accounts import seat_account
+from app.games.core.errors import ErrorCode
+from app.runtime import records
+from app.runtime.protocol import ProtocolError, encode
+from app.runtime.records import SeatInfo
+from app.runtime.table.core import TableCore
+from app.runtime.table.effects import Effects
+
+ROOM_SWITCH_CLOSE = 4301
+"""The close code of a table its room has left for another (docs/protocol/socket.md §3): the
+``room_switch`` message just before it names the table to open instead."""
+SWITCHED = "The room moved to another table."
+
+
+def refusal(core: TableCore) -> ProtocolError | None:
+    """Why the room cannot leave this table now, or None. Only between hands: no hand in
+    play, and in En og tredive no match (docs/rules.md §0.15); nobody's buy-in on its way to
+    a seat; the table open (not paused, closed or stopped)."""
+    if core.closed or core.stopped or core.suspended:
+        return ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+    if core.status == "paused":
+        return ProtocolError(ErrorCode.TABLE_PAUSED, "the host has paused this table")
+    if core.hand is not None or core.engine.in_hand:
+        return ProtocolError(
+            ErrorCode.ILLEGAL_ACTION, "a hand is in play: switch the game once it ends"
+        )
+    match = getattr(core.engine, "match", None)
+    if match is not None and getattr(match, "seats", None):
+        return ProtocolError(
+            ErrorCode.ILLEGAL_ACTION, "a match is in play: switch the game once it ends"
+        )
+    if core.reserved:
+        return ProtocolError(
+            ErrorCode.ILLEGAL_ACTION, "someone is sitting down: try again in a moment"
+        )
+    return None
+
+
+def release(core: TableCore) -> tuple[list[tuple[int, SeatInfo, int]], list[Movement]]:
+    """Every chip the table holds outside the stacks back to its owners' stacks, as a close
+    between hands releases them (the game's ``release_all``): the ledger movements, and who
+    sits where with what stack, in seat order. The engine is the table's no more after it:
+    the caller closes the table (:func:`switched`) or it is rebuilt from the database."""
+    core.engine.transfers = []
+    core.engine.release_all()
+    released = records.movements(core.engine.transfers, core.table_id, core.roster)
+    core.engine.transfers = []
+    seated: list[tuple[int, SeatInfo, int]] = []
+    for seat, info in sorted(core.roster.items()):
+        away = core.away.get(seat)
+        stack = away.stack if away is not None else core.engine.balances.get(seat_account(seat), 0)
+        seated.append((seat, info, stack))
+    return seated, released
+
+
+def switched(core: TableCore, frame: dict[str, Any]) -> Effects:
+    """The switch is committed: the table is closed here (its seats and stacks are the new
+    table's); each watcher is told ``frame`` (``room_switch``) and its socket closed with
+    :data:`ROOM_SWITCH_CLOSE`."""
+    core._stop()
+    core.roster.clear()
+    core.away.clear()
+    core.status = "closed"
+    core.message = SWITCHED
+    if core.house is not None:
+        core.house.forget(core.table_id)
+    fx = Effects(stop=True)
+    text = encode(frame)
+    for watcher in core.watchers:
+        fx.send(watcher, text)
+        fx.close(watcher, ROOM_SWITCH_CLOSE, SWITCHED)
+    return fx
+
+
+def begun(core: TableCore, event: dict[str, Any]) -> Effects:
+    """The new table's story begins with the switch (``room_switch``: the game left, the
+    game now, the players moved), told to everyone with the first state."""
+    core.story.tell({**event, "kind": "room_switch", "t": core.clock()}, core.roster)
+    core.notice(f"The room switched to {core.game_cls.title}.")
+    return core.refresh()

@@ -1,0 +1,259 @@
+"""Views: every watcher gets its own state, the engine's view of its seat (the one place
+where hidden cards are filtered) completed with what the table adds (docs/protocol.md, "The
+view"), and the story's events it may see.
+
+What every watcher shares is built once per change (:class:`Shared`); the engine's views and
+the change's events once per distinct seat, each encoded once.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from app.games.core.game import Game
+from app.runtime.protocol import encode
+from app.runtime.records import Away, SeatInfo
+from app.runtime.story import Story, for_viewer
+from app.runtime.table.effects import Effects, Watcher
+
+
+class TableCore(Protocol):
+    """What the views read of the table's core (app/runtime/table/core.py)."""
+
+    table_id: str
+    name: str
+    game_cls: type[Game]
+    options: dict[str, Any]
+    engine: Game
+    roster: dict[int, SeatInfo]
+    watchers: set[Watcher]
+    told: set[Watcher]
+    pending_leave: set[int]
+    away: dict[int, Away]
+    status: str
+    pause_reason: str | None
+    message: str | None
+    waiting_for_ready: bool
+    version: int
+    deadline: float | None
+    story: Story
+
+    @property
+    def hand_id(self) -> str | None: ...
+
+    def presence_extras(self, seat: int) -> dict[str, Any]: ...
+
+    def away_entries(self) -> list[dict[str, Any]]: ...
+
+    def legal(self, seat: int | None) -> list[Any]: ...
+
+    def player_in(self, seat: int | None) -> str | None: ...
+
+    def host_block(self) -> dict[str, Any] | None: ...
+
+    def personal(self, player_id: str | None) -> bool: ...
+
+    def personal_table(self, player_id: str | None) -> dict[str, Any]: ...
+
+    def host_legal(self, player_id: str | None) -> list[Any]: ...
+
+    @property
+    def approval(self) -> bool: ...
+
+
+@dataclass(slots=True)
+class Shared:
+    """What every watcher's state shares."""
+
+    seat_by_player: dict[str, int]
+    seat_extras: dict[int, dict[str, Any]]
+    """Per occupied seat: ``player_id``, ``name``, ``bot``, ``connected``, ``leaving`` and
+    what presence adds."""
+    table_head: dict[str, Any]
+    """The view's ``table`` block but what is each watcher's own."""
+    spectators: int
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        return None if player_id is None else self.seat_by_player.get(player_id)
+
+
+def shared(core: TableCore) -> Shared:
+    """What every watcher's state shares, built once per change: who sits where, each seat's
+    name and flags, and the ``table`` block but ``can_top_up`` and what follows it."""
+    engine = core.engine
+    seat_by_player: dict[str, int] = {}
+    for seat, info in core.roster.items():
+        seat_by_player.setdefault(info.player_id, seat)  # as seat_of: the first seat
+    connected = {w.player_id for w in core.watchers if not w.closed}
+    seat_extras = {
+        seat: {
+            "player_id": info.player_id,
+            "name": info.name,
+            "bot": info.is_bot,
+            "connected": info.is_bot or info.player_id in connected,
+            "leaving": seat in core.pending_leave,
+            **core.presence_extras(seat),
+        }
+        for seat, info in core.roster.items()
+    }
+    low, high = engine.buy_in_limits(None)
+    table_seats, max_seats = engine.table_seats, engine.max_seats
+    table_head = {
+        "name": core.name,
+        "status": core.status,
+        "pause_reason": core.pause_reason,
+        "max_seats": max_seats,
+        "table_seats": table_seats,
+        "free_seats": [
+            s for s in range(table_seats) if s not in core.roster and _fits(engine.buy_in_limits(s))
+        ],
+        "standing_room": sum(1 for s in range(table_seats, max_seats) if s not in core.roster),
+        "buy_in": {"min": low, "max": high},
+        "over": engine.table_over,
+        "message": core.message,
+        "start": core.options.get("start", "auto"),
+        "waiting_for_ready": core.waiting_for_ready,
+        "host": core.host_block(),
+        "approval": core.approval,
+    }
+    spectators = sum(1 for w in core.watchers if w.player_id not in seat_by_player)
+    return Shared(seat_by_player, seat_extras, table_head, spectators)
+
+
+def view(
+    core: TableCore,
+    common: Shared,
+    seat: int | None,
+    seen: dict[str, Any],
+    person: str | None = None,
+) -> dict[str, Any]:
+    """Complete the engine's view ``seen`` of ``seat`` with what the table adds
+    (docs/protocol.md, "The view"): each seat's player, ``you``, ``legal``, the clock and the
+    table; ``person``: a watcher whose view is their own (the host's, an asker's), else
+    None."""
+    engine = core.engine
+    extras = common.seat_extras
+    if core.away:  # the seats sitting out, which the engine's view no longer has
+        listed = {entry.get("seat") for entry in seen.get("seats", ())}
+        away = [entry for entry in core.away_entries() if entry["seat"] not in listed]
+        seen["seats"] = [*seen.get("seats", ()), *away]
+    # Trente et Quarante also lists its standing bettors, who are in no seat of the table.
+    for entries in (seen.get("seats", ()), seen.get("bettors", ())):
+        for entry in entries:
+            extra = extras.get(entry.get("seat", -1))
+            if extra is not None:
+                entry.update(extra)
+    table = dict(common.table_head)
+    playing = seat is not None and seat not in core.away
+    table["can_top_up"] = seat is not None and playing and engine.can_top_up(seat)
+    # how much a top-up may bring, and why a seated player is not dealt in (if so)
+    table["top_up_max"] = 0
+    table["cannot_play"] = None
+    if seat is not None and playing:
+        if table["can_top_up"]:
+            table["top_up_max"] = engine.top_up_limit(seat)
+        table["cannot_play"] = engine.cannot_play(seat)
+    # what leaving costs beyond the stack going home (the page confirms with it)
+    table["leave_cost"] = engine.leave_cost(seat) if seat is not None and playing else None
+    table["spectators"] = common.spectators
+    table.update(core.personal_table(person))
+    seen.update(
+        table_id=core.table_id,
+        game=core.game_cls.id,
+        hand_id=core.hand_id,
+        you=seat,
+        # a paused table accepts no action, so it offers none (docs/protocol.md: exact legal)
+        legal=core.legal(seat),
+        deadline=core.deadline,
+        table=table,
+    )
+    return seen
+
+
+def state_frame(
+    core: TableCore,
+    common: Shared,
+    seat: int | None,
+    seen: dict[str, Any],
+    extra: dict[str, Any] | None = None,
+    person: str | None = None,
+) -> str:
+    """One watcher's ``state`` message, encoded."""
+    message: dict[str, Any] = {
+        "type": "state",
+        "version": core.version,
+        "view": view(core, common, seat, seen, person),
+    }
+    if extra:
+        message.update(extra)
+    return encode(message)
+
+
+def full_story(core: TableCore, seat: int | None) -> dict[str, Any]:
+    """What a (re)connecting watcher gets beside its view: the recent story, filtered for the
+    player in ``seat`` (a spectator: None), and the last hand's result."""
+    recent = for_viewer(core.story.recent(), core.player_in(seat))
+    return {"story": recent, "result": core.story.result}
+
+
+def send_state(core: TableCore, fx: Effects, watcher: Watcher) -> None:
+    """``watcher``'s whole state (its view and the recent story), to it alone."""
+    common = shared(core)
+    seat = common.seat_of(watcher.player_id)
+    core.told.add(watcher)
+    seen = core.engine.view(None if seat in core.away else seat)
+    person = watcher.player_id if core.personal(watcher.player_id) else None
+    fx.send(watcher, state_frame(core, common, seat, seen, full_story(core, seat), person))
+
+
+def broadcast(core: TableCore, fx: Effects) -> None:
+    """Every watcher's own state. A watcher that has not had the story yet gets it instead of
+    the change's events (docs/protocol.md §6.6)."""
+    fresh, ended = core.story.take_fresh()
+    told = core.told
+    if not core.watchers:
+        told.clear()
+        return
+    if len(told) > len(core.watchers):
+        told &= core.watchers  # watchers that have gone
+    common = shared(core)
+    recipients = [(w, common.seat_of(w.player_id)) for w in core.watchers]
+    wanted = dict.fromkeys(seat for _, seat in recipients)
+    # a seat sitting out is dealt nothing: it sees the table as a spectator does
+    views = core.engine.views([s for s in wanted if s not in core.away])
+    for away in core.away.keys() & wanted.keys():
+        views[away] = core.engine.view(None)
+    # the host's view and an asker's are their own: keyed by (seat, person)
+    keyed = [
+        (w, seat, w.player_id if core.personal(w.player_id) else None) for w, seat in recipients
+    ]
+    extra: dict[str, Any] = {}
+    if ended:
+        extra["result"] = core.story.result
+    texts: dict[tuple[int | None, str | None], str] = {}
+    full: dict[tuple[int | None, str | None], str] = {}
+    for watcher, seat, person in keyed:
+        key = (seat, person)
+        if watcher in told:
+            text = texts.get(key)
+            if text is None:
+                own = dict(extra)
+                if fresh:
+                    own["events"] = for_viewer(fresh, core.player_in(seat))
+                # each engine view is completed in place: a copy for each person's own
+                seen = views[seat] if person is None else copy.deepcopy(views[seat])
+                text = texts[key] = state_frame(core, common, seat, seen, own, person)
+            fx.send(watcher, text)
+            continue
+        text = full.get(key)
+        if text is None:
+            seen = views[seat] if person is None else copy.deepcopy(views[seat])
+            text = full[key] = state_frame(core, common, seat, seen, full_story(core, seat), person)
+        told.add(watcher)
+        fx.send(watcher, text)
+
+
+def _fits(limits: tuple[int, int]) -> bool:
+    return limits[0] <= limits[1]

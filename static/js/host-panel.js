@@ -1,0 +1,182 @@
+// The host at the table (docs/protocol/socket.md §5.13): the host's panel on the table page,
+// built from the view's `table.host_legal` and `table.requests` alone (pause or resume, stand a
+// player up, hand the host role on, change the stakes and clocks between hands, close the table,
+// let a newcomer in or not), and the host's badge for everyone. Each button sends a `host`
+// message; the server's ack and the new state (or an error, told by table-acts.js) follow.
+// Nothing here knows a game's rules: the options form is built from the template's specs.
+import { announce } from "./announce.js";
+import { $, chips, h, humanize } from "./dom.js";
+import { socket, state } from "./table-context.js";
+
+let built = null; // the key the panel was built from: rebuilt only when it changes
+let told = new Set(); // requests already announced to the host
+let counter = 0;
+
+/** Send one host action (`{kind, ...params}`); false when the socket is down. */
+export function hostAct(action) {
+  counter += 1;
+  const sent = socket.send({ type: "host", id: `host-${Date.now()}-${counter}`, action });
+  if (!sent) {
+    const note = $("#host-note");
+    if (note) note.textContent = "Not connected: try again in a moment.";
+  }
+  return sent;
+}
+
+/** The badge beside the table's name: who hosts the table, for everyone. */
+export function renderHostBadge(view) {
+  const badge = $("#host-badge");
+  if (!badge) return;
+  const host = view?.table?.host;
+  const name = host && typeof host.name === "string" ? host.name : null;
+  badge.hidden = !host;
+  const you = host && state.me && host.player_id === state.me.player_id;
+  badge.textContent = you ? "You host this table" : name ? `Host: ${name}` : "Host";
+}
+
+/** The asker's own request, in words (pending, refused), or nothing. */
+export function seatRequestNote(view) {
+  const words = view?.table?.seat_request_message;
+  return typeof words === "string" && words ? words : null;
+}
+
+function templates(view) {
+  const list = view?.table?.host_legal;
+  return Array.isArray(list) ? list : [];
+}
+
+function seatName(view, seat) {
+  const entry = (view.seats || []).find((s) => s.seat === seat);
+  return entry && typeof entry.name === "string" ? entry.name : `Seat ${seat}`;
+}
+
+/** Fill the host's panel (`el`) for `view`, or hide it when you are not the host. */
+export function renderHostPanel(el, view, { disabled = false } = {}) {
+  if (!el) return;
+  const offered = templates(view);
+  const requests = Array.isArray(view?.table?.requests) ? view.table.requests : [];
+  if (!offered.length) {
+    el.hidden = true;
+    el.replaceChildren();
+    built = null;
+    told = new Set();
+    return;
+  }
+  for (const r of requests) {
+    if (!told.has(r.player_id)) {
+      told.add(r.player_id);
+      announce(`${r.name} asks to sit in seat ${r.seat} with ${chips(r.buy_in)} chips.`);
+    }
+  }
+  told = new Set([...told].filter((id) => requests.some((r) => r.player_id === id)));
+  const key = JSON.stringify([offered, requests, disabled, view.table?.status,
+    (view.seats || []).map((s) => [s.seat, s.name])]);
+  if (key === built) return;
+  built = key;
+  const focused = el.contains(document.activeElement) ? document.activeElement?.dataset?.focus : null;
+  const byKind = new Map(offered.map((t) => [t.kind, t]));
+  const parts = [h("h2", { class: "host-title", id: "host-title", tabindex: "-1" }, "You host this table")];
+
+  if (requests.length) {
+    parts.push(h("h3", { class: "host-sub" }, "Asking to sit"),
+      h("ul", { class: "host-requests", "aria-label": "Requests to sit" }, requests.map((r) =>
+        h("li", { class: "host-request", dataset: { player: r.player_id } },
+          h("span", {}, `${r.name}: seat ${r.seat}, ${chips(r.buy_in)} chips `),
+          h("button", { type: "button", class: "btn btn-primary btn-small", disabled,
+            dataset: { focus: `approve-${r.player_id}` }, "aria-label": `Let in ${r.name}`,
+            onclick: () => hostAct({ kind: "approve", player_id: r.player_id }) }, "Let in"),
+          " ",
+          h("button", { type: "button", class: "btn btn-quiet btn-small", disabled,
+            dataset: { focus: `refuse-${r.player_id}` }, "aria-label": `Refuse ${r.name}`,
+            onclick: () => hostAct({ kind: "refuse", player_id: r.player_id }) }, "Refuse")))));
+  }
+
+  const row = [];
+  if (byKind.has("pause")) row.push(button("Pause", "pause", { kind: "pause" }, disabled, "Stop the clocks: nobody acts until you resume"));
+  if (byKind.has("resume")) row.push(button("Resume", "resume", { kind: "resume" }, disabled, "Play goes on"));
+  if (byKind.has("close")) {
+    row.push(h("button", { type: "button", class: "btn btn-quiet btn-small", disabled, dataset: { focus: "close" },
+      title: "Close the table for good: every stack goes home",
+      onclick: () => {
+        if (window.confirm("Close this table for good? Every stack goes back to its owner's bankroll.")) hostAct({ kind: "close" });
+      } }, "Close table"));
+  }
+  if (row.length) parts.push(h("div", { class: "host-buttons", role: "group", "aria-label": "The table" }, row));
+
+  const unseat = byKind.get("unseat")?.params?.seat?.one_of || [];
+  const handTo = new Set(byKind.get("make_host")?.params?.seat?.one_of || []);
+  if (unseat.length) {
+    parts.push(h("h3", { class: "host-sub" }, "Players"),
+      h("ul", { class: "host-players", "aria-label": "Players at the table" }, unseat.map((seat) => {
+        const name = seatName(view, seat);
+        return h("li", {}, h("span", {}, `${name} `),
+          h("button", { type: "button", class: "btn btn-quiet btn-tiny", disabled, dataset: { focus: `unseat-${seat}`, seat },
+            "aria-label": `Stand up ${name}`, title: "Their chips go back to their bankroll (after the hand they play in)",
+            onclick: () => {
+              if (window.confirm(`Stand ${name} up? Their chips go back to their bankroll.`)) hostAct({ kind: "unseat", seat });
+            } }, "Stand up"),
+          handTo.has(seat) ? [" ", h("button", { type: "button", class: "btn btn-quiet btn-tiny", disabled,
+            dataset: { focus: `host-${seat}` }, "aria-label": `Make host: ${name}`,
+            onclick: () => {
+              if (window.confirm(`Hand the host role to ${name}? You will no longer run this table.`)) hostAct({ kind: "make_host", seat });
+            } }, "Make host")] : null);
+      })));
+  }
+
+  const specs = byKind.get("set_options")?.params?.options;
+  if (specs && typeof specs === "object") parts.push(optionsForm(specs, disabled));
+  else if (view.hand_id) parts.push(h("p", { class: "muted small" }, "The stakes and clocks may change between hands."));
+  parts.push(h("p", { class: "field-error", id: "host-note", role: "status" }));
+
+  el.hidden = false;
+  el.replaceChildren(...parts);
+  if (focused) {
+    const again = el.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+    (again || $("#host-title")).focus();
+  }
+}
+
+function button(label, focus, action, disabled, title) {
+  return h("button", { type: "button", class: "btn btn-quiet btn-small", disabled, title, dataset: { focus },
+    onclick: () => hostAct(action) }, label);
+}
+
+/** The stakes and clocks as a small form, one field per spec (as the lobby's open form). */
+function optionsForm(specs, disabled) {
+  const fields = Object.values(specs).map((spec) => {
+    const id = `host-opt-${spec.name}`;
+    if (spec.type === "bool") {
+      return h("div", { class: "field field-check" },
+        h("label", { for: id }, h("input", { type: "checkbox", id, name: spec.name, checked: Boolean(spec.value),
+          dataset: { type: "bool", focus: id } }), " ", humanize(spec.name)));
+    }
+    return h("div", { class: "field" },
+      h("label", { for: id }, humanize(spec.name)),
+      h("input", { type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
+        min: spec.min ?? undefined, max: spec.max ?? undefined,
+        value: spec.value === null || spec.value === undefined ? "" : String(spec.value),
+        placeholder: spec.nullable ? "no limit" : "", dataset: { type: "int", focus: id, nullable: spec.nullable ? "yes" : "" } }));
+  });
+  const form = h("form", { class: "host-options", "aria-labelledby": "host-options-title" },
+    h("h3", { class: "host-sub", id: "host-options-title" }, "Stakes and clocks (from the next hand)"),
+    ...fields,
+    h("button", { type: "submit", class: "btn btn-small", disabled, dataset: { focus: "set-options" } }, "Change"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const options = {};
+    for (const input of form.querySelectorAll("input")) {
+      const spec = specs[input.name];
+      let value;
+      if (input.dataset.type === "bool") value = input.checked;
+      else if (input.value.trim() === "" && input.dataset.nullable) value = null;
+      else value = Number(input.value);
+      if (value !== spec.value) options[input.name] = value;
+    }
+    if (!Object.keys(options).length) {
+      $("#host-note").textContent = "Nothing changed.";
+      return;
+    }
+    hostAct({ kind: "set_options", options });
+  });
+  return form;
+}

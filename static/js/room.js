@@ -1,0 +1,107 @@
+// A room's page (/rooms/{id}; docs/protocol/socket.md §5.12): the page of the table the room
+// plays at now. Its host switches the game with a labelled form; when the room moves
+// (`room_switch`), the page follows to the new table WITHOUT a reload: the table's summary is
+// fetched, the game's module re-mounted, the socket retargeted; the URL stays the room's.
+
+import { announce } from "./announce.js";
+import { api } from "./api.js";
+import { $, fill, h, humanize } from "./dom.js";
+import { invite, log, room, showTable, socket, state } from "./table-context.js";
+
+/** The host's game chooser: a labelled form (the game, and whether to wait for Ready). */
+export function renderRoomChooser() {
+  const box = $("#room-box");
+  if (!box || !room) return;
+  box.hidden = false;
+  const host = state.me && state.me.player_id === room.host_id;
+  const title = h("h2", { class: "room-title small", id: "room-title" }, `Room: ${room.name}`);
+  if (!host) {
+    fill(box, title, h("p", { class: "muted small" }, "The room's host chooses the game; this page follows."));
+    return;
+  }
+  const select = h("select", { id: "room-game", name: "game" },
+    (room.games || []).map((g) => h("option", { value: g.id }, g.title)));
+  const ready = h("input", { type: "checkbox", id: "room-ready", name: "ready", checked: true });
+  const note = h("p", { class: "small", id: "room-note", role: "status" });
+  const form = h("form", { class: "room-form", id: "room-form", "aria-labelledby": "room-title" },
+    h("label", { for: "room-game" }, "Next game "), select,
+    h("label", { class: "small" }, ready, " Wait for everyone to be Ready"),
+    h("button", { type: "submit", class: "btn btn-small", id: "room-switch" }, "Switch game"),
+    note);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const options = ready.checked ? { start: "when_ready" } : {};
+    const sent = socket.send({ type: "switch_game", game: select.value, options });
+    note.textContent = sent ? "Switching… (between hands only)" : "Not while the connection is down.";
+  });
+  fill(box, title, form, handOverForm());
+}
+
+/** The host hands the room to a player seated at its table (a labelled form; the list is the
+ *  seats of the view now, filled when it is opened). */
+function handOverForm() {
+  const select = h("select", { id: "room-host-to", name: "player_id" });
+  const fillPlayers = () => {
+    const seated = (state.view?.seats || []).filter((s) => s.player_id && !s.bot && s.player_id !== room.host_id);
+    const chosen = select.value;
+    fill(select, seated.length
+      ? seated.map((s) => h("option", { value: s.player_id }, s.name))
+      : h("option", { value: "" }, "Nobody else is seated"));
+    if (chosen) select.value = chosen;
+  };
+  fillPlayers();
+  select.addEventListener("focus", fillPlayers);
+  select.addEventListener("pointerdown", fillPlayers);
+  const note = h("p", { class: "small", id: "room-host-note", role: "status" });
+  const form = h("form", { class: "room-form", id: "room-host-form", "aria-label": "Hand the room over" },
+    h("label", { for: "room-host-to" }, "Hand the room to "), select,
+    h("button", { type: "submit", class: "btn btn-small btn-quiet", id: "room-hand-over" }, "Hand over"),
+    note);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!select.value) return;
+    try {
+      const host = await api.handRoomOver(room.room_id, select.value);
+      room.host_id = host.player_id;
+      const words = `${host.name} is the room's host now.`;
+      log(words);
+      announce(words);
+      renderRoomChooser();
+    } catch (err) {
+      note.textContent = err.message || "The room could not be handed over.";
+    }
+  });
+  return form;
+}
+
+/** The room moved to another table: follow it (`remount` re-mounts the page's table). */
+export async function followRoom(message, remount) {
+  if (!room || message.room_id !== room.room_id) return;
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  let next;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(message.table_id)}${query}`, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(String(response.status));
+    next = await response.json();
+  } catch {
+    log("The room moved to another table, which could not be opened: reload the page.", "error");
+    return;
+  }
+  if (!Array.isArray(next.option_words)) {
+    next.option_words = Object.entries(next.options || {}).map(([k, v]) => ({ text: `${humanize(k)}: ${v}` }));
+  }
+  try { // the room's host may have handed it over meanwhile
+    const now = await fetch(`/api/rooms/${encodeURIComponent(room.room_id)}${query}`, { credentials: "same-origin" });
+    if (now.ok) room.host_id = (await now.json()).host.player_id;
+  } catch {
+    // keep the host the page knew
+  }
+  showTable(next);
+  await remount(next);
+  socket.retarget(next.table_id);
+  const words = `The room switched to ${next.game_title}.`;
+  log(words);
+  announce(words);
+  const note = $("#room-note");
+  if (note) note.textContent = words;
+}

@@ -1,0 +1,85 @@
+// Words for players. Some texts come from the server as the engines wrote them for the record
+// ("discard TH", "Seat 3 splits", "You need 1 chips", "when_ready"); the pages show them in the
+// words they use everywhere else: a card as "10♥", a seat by its player's name, "1 chip", a key
+// as words. tests/browser/test_wording_browser.py walks every event of every game through them.
+import { cardText } from "./cards.js";
+
+const CARD_CODE = /\b(?:[2-9TJQKA][SHDC]|XX)\b/g;
+const SEAT = /\b([Ss])eat (\d+)('s)?/g;
+const ONE_CHIPS = /(^|[^\d,.])1 chips\b/g;
+const KEY = /\b[a-z]+(?:_[a-z]+)+\b/g;
+
+/** "discard TH, 2S" → "discard 10♥, 2♠". */
+export function cardsInWords(text) {
+  return String(text).replace(CARD_CODE, (code) => cardText(code));
+}
+
+/** "Seat 3 splits" → "Ada splits", when `seatName` knows seat 3's player (else as it was). */
+export function seatsInWords(text, seatName) {
+  return String(text).replace(SEAT, (match, _s, n, poss) => {
+    const name = typeof seatName === "function" ? seatName(Number(n)) : null;
+    return typeof name === "string" && name && !/^Seat \d+$/.test(name) ? `${name}${poss || ""}` : match;
+  });
+}
+
+/** "You need 1 chips" → "You need 1 chip". */
+export function chipsInWords(text) {
+  return String(text).replace(ONE_CHIPS, "$11 chip");
+}
+
+/** "when_ready" → "when ready": a key the server wrote, read as words. */
+export function keysInWords(text) {
+  return String(text).replace(KEY, (key) => key.replace(/_/g, " "));
+}
+
+/** A server's text as a player reads it: cards, seats and "1 chip" (a key is left alone: a
+ *  player's name may hold "_"). */
+export function forPlayers(text, seatName) {
+  return chipsInWords(seatsInWords(cardsInWords(text), seatName));
+}
+
+/** A few options told better than their key and the API's description can. */
+const OPTION_HELP = {
+  start: "When the first hand is dealt: when everyone seated is ready (or the opener deals), or as soon as enough players sit down.",
+  stakes: "Buy in: players may add chips between hands. Table stakes: no adding chips; play on until one player has everything.",
+  shuffle: "Once: the pack is shuffled before the first deal only. New dealer: each new dealer shuffles.",
+  knock_penalty: "Who pays after a knock: the lowest hands (a knocker among them pays two), or every hand below the least a hand must hold to knock.",
+  natural_cards: "A natural is an ace and two face cards (face), or an ace and two ten-value cards (ten).",
+};
+
+/** A choice's value in words: "when_ready" → "When everyone is ready". */
+const CHOICE_WORDS = {
+  when_ready: "When everyone is ready",
+  auto: "As soon as enough players sit",
+  at_most_one_low: "At most one ace counts low",
+  at_least_one_high: "At least one ace counts high",
+  alternating: "Aces alternate high and low",
+  buy_in: "Buy in (add chips between hands)",
+  table_stakes: "Table stakes (play to one winner)",
+  new_dealer: "Each new dealer shuffles",
+  once: "Once, before the first deal",
+  under_knock_min: "Every hand below the knock minimum",
+  lowest: "The lowest hands",
+};
+
+export function choiceWords(name, value) {
+  if (name === "decks" && value === "auto") return "Automatic (two with more than 5 players)";
+  const key = String(value);
+  if (Object.hasOwn(CHOICE_WORDS, key)) return CHOICE_WORDS[key];
+  const text = key.replace(/[_-]+/g, " ").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What a table's option reads like in the lobby: its help without the rule book's section
+ *  numbers, file names or a key's raw values ("when_ready", "null"). */
+export function optionHelp(name, description) {
+  if (Object.hasOwn(OPTION_HELP, name)) return OPTION_HELP[name];
+  let text = String(description || "");
+  text = text.replace(/Common to every game\s*\([^)]*\)\.?/g, "");
+  text = text.replace(/\s*\([^()]*(?:docs\/|§)[^()]*\)/g, ""); // "(docs/rules.md §0)", "(§3 step 7)"
+  text = text.replace(/\s*\(null:[^)]*\)/g, ""); // the empty field says "no limit"
+  text = text.replace(/\bnull\b/g, "empty");
+  text = keysInWords(text).replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+  if (text && !/[.!?]$/.test(text)) text += ".";
+  return text;
+}
