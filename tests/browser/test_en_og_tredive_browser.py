@@ -36,7 +36,7 @@ NAMES = ("Ada", "Bob", "Cy")
 
 def open_table(page: Any) -> str:
     response = page.request.post(
-        "/api/tables", data={"game": "en-og-tredive", "name": "Round", "options": OPTIONS}
+        "/api/tables", data={"game": "en-og-tredive", "name": "Tredive match", "options": OPTIONS}
     )
     assert response.status == 201, response.text()
     return f"/tables/{response.json()['table_id']}"
