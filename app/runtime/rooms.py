@@ -34,6 +34,7 @@ from app.runtime.hosting import LocalHosting, TableHosting
 from app.runtime.protocol import ProtocolError, SwitchGame
 from app.runtime.records import SeatInfo
 from app.runtime.table.actor import TableActor
+from app.runtime.table.switch import carried
 
 log = logging.getLogger("table31.rooms")
 
@@ -192,7 +193,13 @@ class Rooms:
             why = f"options.{err.field}: {err.message}"
             raise ProtocolError(ErrorCode.BAD_MESSAGE, why) from None
         new_id = store.new_id()[:12]
-        left, left_title = actor.game_cls.id, actor.game_cls.title
+        event = {
+            "from_game": actor.game_cls.id,
+            "from_title": actor.game_cls.title,
+            "game": ask.game,
+            "title": cls.title,
+            "room_id": room.room_id,
+        }
 
         def plan(seated: list[tuple[int, SeatInfo, int]], released: list[Movement]) -> store.Switch:
             seats = []
@@ -214,6 +221,7 @@ class Rooms:
                 invite_code=room.invite_code,
                 seats=seats,
                 released=released,
+                state=carried(actor.core, int(options.get("time_bank_seconds") or 0), event),
             )
 
         async def built(made: store.Switch) -> dict[str, Any]:
@@ -221,9 +229,14 @@ class Rooms:
             room.host_id = host
             new = await self.lobby.restore(made.new_table_id)
             if new is not None:
-                event = {"from_game": left, "from_title": left_title, "game": ask.game}
-                await new.room_begun(event | {"title": cls.title, "room_id": room.room_id})
-            log.info("room %s: %s -> %s (%s)", room.room_id, left, ask.game, made.new_table_id)
+                await new.room_begun()
+            log.info(
+                "room %s: %s -> %s (%s)",
+                room.room_id,
+                event["from_game"],
+                ask.game,
+                made.new_table_id,
+            )
             return {
                 "type": "room_switch",
                 "room_id": room.room_id,

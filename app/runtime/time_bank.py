@@ -13,7 +13,9 @@ The rules:
 * Where several players decide at once (a betting window), the clock is the table's: the
   extra seconds are everyone's, and only the presser's bank pays.
 * The bank is kept per player at the table, not per seat: standing up and sitting again
-  does not refill it. It is stored with the table's between-hands state, so it survives a
+  does not refill it. It is the evening's: when a room switches game (§0.15), what each
+  player spent goes with them, and the new table's bank holds its option less that
+  (:func:`carried`). It is stored with the table's between-hands state, so it survives a
   restart as that state does: what was spent in a hand a restart voids is given back.
 """
 
@@ -50,6 +52,10 @@ class TimeBank:
         self.left[player_id] = self.of(player_id) - taken
         return taken
 
+    def spent(self, player_id: str) -> int:
+        """The seconds ``player_id`` has spent from this bank."""
+        return self.full - self.of(player_id)
+
     def stored(self) -> dict[str, int]:
         return dict(sorted(self.left.items()))
 
@@ -60,3 +66,10 @@ class TimeBank:
             for player_id, seconds in stored.items():
                 if isinstance(player_id, str) and type(seconds) is int:
                     self.left[player_id] = max(0, min(seconds, self.full))
+
+
+def carried(old: TimeBank, full: int, players: list[str]) -> dict[str, int]:
+    """A room's switch: each of ``players``' seconds left at the new table, whose option
+    gives ``full``: that less what they spent at the old one (never below none). Stored as
+    the new table's bank (:data:`STORED_KEY`); those who spent nothing are left out (full)."""
+    return {p: max(0, full - old.spent(p)) for p in sorted(players) if old.spent(p) > 0}

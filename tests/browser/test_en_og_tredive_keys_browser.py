@@ -27,7 +27,8 @@ def test_x_discards_and_the_picked_card_keeps_the_focus(
     page = open_page(WIDE)
     sign_in(page, "Keya")
     opened = page.request.post(
-        "/api/tables", data={"game": "en-og-tredive", "name": "Tredive shortcuts", "options": OPTIONS}
+        "/api/tables",
+        data={"game": "en-og-tredive", "name": "Tredive shortcuts", "options": OPTIONS},
     )
     assert opened.status == 201, opened.text()
     table_id = opened.json()["table_id"]

@@ -99,8 +99,14 @@ async def test_a_switch_killed_after_its_commit_happened_whole(
     assert room["table"]["table_id"] == second and room["table"]["game"] == "greek-31"
     assert [t["table_id"] for t in room["tables"]] == [first, second]
     assert (await ada.http.get(f"{server.base_url}/api/tables/{first}")).status_code == 404
+    seen = len(ada.states)
     await ada.connect(second)
     assert stacks(ada.view or {}) == {"Ben": (0, 100), "Ada": (1, 500)}
+    # the new table's story still begins with the switch (stored with the table by its job)
+    story = ada.states[seen].get("story", [])
+    assert [(e["kind"], e.get("from_game"), e.get("game")) for e in story] == [
+        ("room_switch", "vingt-un", "greek-31")
+    ]
     await balanced(server, database_url)
     await ada.close()
     await ben.close()

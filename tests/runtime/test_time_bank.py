@@ -9,6 +9,9 @@ import pytest
 
 from app.games.core.registry import game_class
 from app.runtime.protocol import ProtocolError
+from app.runtime.records import SeatInfo
+from app.runtime.table import switch
+from app.runtime.table.core import BEGUN_KEY
 from app.runtime.time_bank import CHUNK_SECONDS, STORED_KEY
 from tests.runtime.core_harness import CoreTable, Viewer
 
@@ -97,3 +100,43 @@ def test_the_bank_is_kept_in_the_stored_state_per_player() -> None:
     again.core.time_bank.restore(stored)
     assert again.core.time_bank.of(f"p{seat}") == 40 - CHUNK_SECONDS
     assert again.core.time_bank.of("someone else") == 40
+
+
+def test_the_bank_is_the_evenings_a_rooms_switch_carries_what_was_spent() -> None:
+    """A room's new table (docs/rules.md §0.15) starts each player's bank at its own option
+    less what they spent at the old table; the switch's stored state carries it, and the
+    new table, restored from that state, begins its story with the switch."""
+    table, people, seat = table_with_a_decision(bank=40)
+    table.act(people[seat], "time_bank")  # 15 of 40 spent
+    event = {"from_game": "greek-31", "game": "vingt-un", "title": "Vingt-un", "room_id": "r"}
+    for full, left in ((60, 45), (40, 25), (10, 0), (0, 0)):
+        state = switch.carried(table.core, full, event)
+        assert state[STORED_KEY] == {f"p{seat}": left}  # the other spent nothing: full
+        assert state[BEGUN_KEY] == {**event, "kind": "room_switch", "t": table.clock.now()}
+
+    state = switch.carried(table.core, 60, event)
+    new = CoreTable(game_class("vingt-un"), {"time_bank_seconds": 60})
+    new.step(
+        new.core.restore,
+        seats=[
+            (0, SeatInfo("p0", "P0"), 200),
+            (1, SeatInfo("p1", "P1"), 200),
+        ],
+        accounts={},
+        state=state,
+        last_hand_number=0,
+        status="open",
+        pause_reason=None,
+        version=1,
+        void_notice=None,
+        last_hand=None,
+        voids=[],
+    )
+    assert new.core.time_bank.of(f"p{seat}") == 45
+    assert new.core.time_bank.of(f"p{1 - seat}") == 60
+    assert [t.event["kind"] for t in new.core.story.recent()] == ["room_switch"]
+    viewer = new.watch(f"p{seat}", "P")
+    assert bank_of(viewer.last_view(), 0 if seat == 0 else 1) == 45
+    # it is kept with the table's state, so a second restart before a hand tells it too
+    assert new.core.stored_state()[BEGUN_KEY] == state[BEGUN_KEY]
+    assert new.core.stored_state()[STORED_KEY] == {f"p{seat}": 45}

@@ -56,6 +56,9 @@ class Switch:
     invite_code: str | None
     seats: list[SwitchSeat]
     released: list[Movement] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    """The new table's first stored state: what it carries of the old one (each player's
+    time bank, the switch as its story's first event)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ async def switch_room(session: AsyncSession, switch: Switch) -> list[Moved]:
         private=switch.private,
         invite_code=switch.invite_code,
         room_id=switch.room_id,
+        state=switch.state,
     )
     await session.flush()
     moved: list[Moved] = []

@@ -23,6 +23,7 @@ async def create_table(
     invite_code: str | None = None,
     room_id: str | None = None,
     room: dict[str, Any] | None = None,
+    state: dict[str, Any] | None = None,
 ) -> None:
     """A new table's row; with ``room`` (its name, host, private, invite code), the row of
     the room it opens, in the same transaction (app/db/store/rooms.py)."""
@@ -39,6 +40,7 @@ async def create_table(
             private=private,
             invite_code=invite_code,
             room_id=room_id,
+            state=state,
         )
     )
 

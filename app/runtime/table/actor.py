@@ -717,10 +717,10 @@ class TableActor:
             self._tell(switch.switched(self.core, frame))
             return made
 
-    async def room_begun(self, event: dict[str, Any]) -> None:
-        """A room's new table begins its story with the switch that made it."""
+    async def room_begun(self) -> None:
+        """A room's new table tells everyone the switch that made it."""
         async with self._section():
-            self._take(switch.begun(self.core, event))
+            self._take(switch.begun(self.core))
 
     async def shutdown(self, reason: str, *, close_table: bool = False) -> None:
         """Void the hand in play (stakes back), stop the clocks, close the sockets once the

@@ -79,6 +79,12 @@ AWAY_KEY = "runtime_away"
 """The stored state's key for the seats sitting out (seat number -> :class:`Away`)."""
 WAITING_KEY = "runtime_waiting"
 """The stored state's key: the table waits for Ready before dealing, and who has pressed it."""
+BEGUN_KEY = "runtime_begun"
+"""The stored state's key of a room's table: the ``room_switch`` event that began it, told
+first in its story until a hand has finished there (docs/rules.md §0.15)."""
+RUNTIME_PREFIX = "runtime_"
+"""The stored state's keys that are the table's, not its engine's (the rest is the engine's
+snapshot)."""
 CLOCK_STRIKES = 2
 """Decisions in a row the clock may play for a person before they are sat out."""
 CLOCK_SAT_OUT = (
@@ -175,6 +181,8 @@ class TableCore(HostAtTable):
         next hand's record."""
         self.story = Story()
         """The recent events and the last result, told with the views (docs/protocol.md §6.6)."""
+        self.begun: dict[str, Any] | None = None
+        """A room's table: the ``room_switch`` event that began it (stored with the state)."""
         self.told: set[Watcher] = set()
         """The watchers that have had the story: the others get it with their next state."""
         self._state_dirty = False
@@ -615,6 +623,7 @@ class TableCore(HostAtTable):
             AWAY_KEY: {str(seat): away.stored() for seat, away in sorted(self.away.items())},
             WAITING_KEY: {"waiting": self.waiting_for_ready, "ready": sorted(self.ready)},
             time_bank.STORED_KEY: self.time_bank.stored(),
+            **({BEGUN_KEY: self.begun} if self.begun is not None else {}),
         }
 
     # ------------------------------------------------------------------ clocks and bots
@@ -1377,12 +1386,17 @@ class TableCore(HostAtTable):
         stacks = {seat: stack for seat, _info, stack in seats}
         away = self._restore_presence(state, stacks)
         self.time_bank.restore((state or {}).get(time_bank.STORED_KEY))
+        begun = (state or {}).get(BEGUN_KEY)
+        self.begun = begun if isinstance(begun, dict) else None
+        # a room's new table is stored with the table's keys only (the switch's carried bank
+        # and its first event): no engine snapshot, so a fresh engine
+        snapshot = {k: v for k, v in (state or {}).items() if not k.startswith(RUNTIME_PREFIX)}
         self.engine = self.game_cls.rebuild(
             self.options,
             seeds=self.seeds,
             stacks=[(seat, stack) for seat, stack in stacks.items() if seat not in away],
             accounts=accounts,
-            state=state or None,
+            state=state if snapshot else None,
             # a void hand used its number up: the next hand is numbered after it
             hand_number=last_hand_number,
             reconcile=True,
@@ -1394,7 +1408,8 @@ class TableCore(HostAtTable):
             self.notice(void_notice)
         self.engine.take_log()
         # the story goes on from the last hand, and the void ones since (docs/protocol.md §6.6)
-        self.story.restore(last_hand, voids)
+        begun_told = [self.begun] if self.begun is not None and last_hand is None else []
+        self.story.restore(last_hand, begun_told + voids)
         self.status = "paused" if status == "paused" else "open"
         self.pause_reason = pause_reason if self.status == "paused" else None
         if state:  # the reconciled state is the table's state from now on

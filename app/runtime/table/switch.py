@@ -13,10 +13,10 @@ from typing import Any
 from app.db.ledger import Movement
 from app.games.core.accounts import seat_account
 from app.games.core.errors import ErrorCode
-from app.runtime import records
+from app.runtime import records, time_bank
 from app.runtime.protocol import ProtocolError, encode
 from app.runtime.records import SeatInfo
-from app.runtime.table.core import TableCore
+from app.runtime.table.core import BEGUN_KEY, TableCore
 from app.runtime.table.effects import Effects
 
 ROOM_SWITCH_CLOSE = 4301
@@ -85,9 +85,21 @@ def switched(core: TableCore, frame: dict[str, Any]) -> Effects:
     return fx
 
 
-def begun(core: TableCore, event: dict[str, Any]) -> Effects:
-    """The new table's story begins with the switch (``room_switch``: the game left, the
-    game now, the players moved), told to everyone with the first state."""
-    core.story.tell({**event, "kind": "room_switch", "t": core.clock()}, core.roster)
+def carried(core: TableCore, full: int, event: dict[str, Any]) -> dict[str, Any]:
+    """The new table's first stored state, written by the switch's job with the table: what
+    it carries of the old one. Each seated player's time bank, less what they spent here
+    (the bank is the evening's: :func:`app.runtime.time_bank.carried`), and the switch as
+    the event its story begins with (``room_switch``: the game left, the game now), so that
+    a restart before its first hand tells it still."""
+    players = [info.player_id for info in core.roster.values()]
+    return {
+        time_bank.STORED_KEY: time_bank.carried(core.time_bank, full, players),
+        BEGUN_KEY: {**event, "kind": "room_switch", "t": core.clock()},
+    }
+
+
+def begun(core: TableCore) -> Effects:
+    """The new table, built from the database, tells everyone the switch (its story begins
+    with it: :func:`carried`)."""
     core.notice(f"The room switched to {core.game_cls.title}.")
     return core.refresh()
