@@ -13,6 +13,7 @@ from typing import Any
 
 from app.games.core.actions import random_action
 from tests.api.test_socket import audit
+from tests.api.test_table_host import host_log
 from tests.client import Player
 from tests.conftest import LiveServer, make_settings
 from tests.waiting import until
@@ -186,6 +187,15 @@ async def test_the_host_switches_the_game_and_everyone_follows(database_url: str
         assert await bankroll(ada) == before["Ada"] + 200
         assert await bankroll(ben) == before["Ben"] + 100
 
+        # each switch is in the host's log, as the table's host's, with the same job
+        switches = [r for r in await host_log(live) if r["action"] == "table_switch_game"]
+        assert [(r["detail"]["table_id"], r["detail"]["to_table_id"]) for r in switches] == [
+            (second, third),
+            (first, second),
+        ]
+        assert {(r["detail"]["by"], r["detail"]["host_id"]) for r in switches} == {
+            ("table_host", ada.player_id)
+        }
         room = (await cy.http.get(f"/api/rooms/{room_id}")).json()
         assert [t["game"] for t in room["tables"]] == ["vingt-un", "greek-31", "trianta-ena"]
         assert [t["status"] for t in room["tables"]] == ["closed", "closed", "open"]
