@@ -9,7 +9,6 @@ it (or being its host, or seated), 404 as for no room at all.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -25,15 +24,13 @@ from app.api.deps import (
 )
 from app.api.errors import ApiRoute, errors
 from app.api.routes.pages import rules_href, templates
-from app.api.routes.tables import OPENED_TOO_MANY, _unprocessable
+from app.api.routes.tables import OPENED_TOO_MANY, opening
 from app.api.schemas.bodies import RoomHostIn, RoomIn
 from app.api.schemas.rooms import RoomHost, RoomOpened, RoomView
 from app.core.security import same_secret
 from app.db import store
-from app.games.core.options import OptionError
 from app.games.core.registry import game_class
 from app.rulebook.option_words import summary_option_words
-from app.runtime.openings import LimitReached
 from app.runtime.rooms import Room
 from app.services import Services
 
@@ -63,29 +60,23 @@ async def open_room(
 ) -> dict[str, Any] | JSONResponse:
     """Open a room at its first table: ``room_id``, ``table_id`` and the room's ``url``
     (``/rooms/{room_id}``; a private room's with its invite). The caller is its host."""
-    if not services.settings.players_may_open_tables and not is_host(request, services):
-        raise HTTPException(403, "the host has turned off opening tables")
-    offered = services.settings.game_ids
-    if body.game not in offered:
-        return _unprocessable("game", f"unknown game {body.game!r}; one of {list(offered)}")
-    host = is_host(request, services)
-    try:
-        room, table = await services.lobby.rooms.open(
+    opened = await opening(
+        body,
+        request,
+        services,
+        lambda max_open, per_hour: services.lobby.rooms.open(
             name=body.name or f"{player.name}'s room",
             game=body.game,
             options=body.options,
             host_id=player.id,
             private=body.private,
-            max_open=0 if host else services.settings.max_tables_per_player,
-            per_hour=0 if host else services.settings.max_tables_per_hour,
-        )
-    except OptionError as err:
-        return _unprocessable(f"options.{err.field}", err.message)
-    except LimitReached as err:
-        if err.retry_after is not None:
-            wait = str(math.ceil(err.retry_after))
-            raise HTTPException(429, str(err), headers={"Retry-After": wait}) from None
-        raise HTTPException(409, str(err)) from None
+            max_open=max_open,
+            per_hour=per_hour,
+        ),
+    )
+    if isinstance(opened, JSONResponse):
+        return opened
+    room, table = opened
     out: dict[str, Any] = {
         "room_id": room.room_id,
         "table_id": table.table_id,

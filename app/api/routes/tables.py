@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
@@ -17,6 +18,7 @@ from app.games.core.options import OptionError
 from app.runtime.lobby import LimitReached
 from app.runtime.protocol import ProtocolError
 from app.runtime.table.actor import TableActor
+from app.services import Services
 
 router = APIRouter(
     prefix="/api/tables",
@@ -24,6 +26,9 @@ router = APIRouter(
     route_class=ApiRoute,
     responses=errors(401, 403, 404, 409, 422),
 )
+
+
+T = TypeVar("T")
 
 
 def _table(
@@ -75,29 +80,27 @@ OPENED_TOO_MANY: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("", status_code=201, response_model=TableSummary, responses=OPENED_TOO_MANY)
-async def open_table(
-    body: TableIn, request: Request, player: PlayerDep, services: ServicesDep
-) -> dict[str, Any] | JSONResponse:
-    """Open a table. Unless the caller is the host, at most ``MAX_TABLES_PER_PLAYER`` of the
-    caller's tables may be open (409), and at most ``MAX_TABLES_PER_HOUR`` opened in any hour,
-    closed ones included (429, saying when the next may be opened)."""
-    if not services.settings.players_may_open_tables and not is_host(request, services):
+async def opening(
+    body: TableIn,
+    request: Request,
+    services: Services,
+    open_one: Callable[[int, int], Awaitable[T]],
+) -> T | JSONResponse:
+    """What opening a table and opening a room share: refused (403) when the host has turned
+    opening off, an unknown game or options the game refuses (422, naming the field), and
+    ``open_one(max_open, per_hour)`` run within the caller's limits (none for the host):
+    at most ``MAX_TABLES_PER_PLAYER`` open (409), ``MAX_TABLES_PER_HOUR`` opened in any hour
+    (429, saying when the next may be opened)."""
+    host = is_host(request, services)
+    if not services.settings.players_may_open_tables and not host:
         raise HTTPException(403, "the host has turned off opening tables")
     offered = services.settings.game_ids
     if body.game not in offered:
         return _unprocessable("game", f"unknown game {body.game!r}; one of {list(offered)}")
-    name = body.name or f"{player.name}'s table"
-    host = is_host(request, services)
     try:
-        table = await services.lobby.open_table(
-            game=body.game,
-            name=name,
-            options=body.options,
-            created_by=player.id,
-            private=body.private,
-            max_open=0 if host else services.settings.max_tables_per_player,
-            per_hour=0 if host else services.settings.max_tables_per_hour,
+        return await open_one(
+            0 if host else services.settings.max_tables_per_player,
+            0 if host else services.settings.max_tables_per_hour,
         )
     except OptionError as err:
         return _unprocessable(f"options.{err.field}", err.message)
@@ -106,6 +109,29 @@ async def open_table(
             wait = str(math.ceil(err.retry_after))
             raise HTTPException(429, str(err), headers={"Retry-After": wait}) from None
         raise HTTPException(409, str(err)) from None
+
+
+@router.post("", status_code=201, response_model=TableSummary, responses=OPENED_TOO_MANY)
+async def open_table(
+    body: TableIn, request: Request, player: PlayerDep, services: ServicesDep
+) -> dict[str, Any] | JSONResponse:
+    """Open a table (the refusals: :func:`opening`)."""
+    table = await opening(
+        body,
+        request,
+        services,
+        lambda max_open, per_hour: services.lobby.open_table(
+            game=body.game,
+            name=body.name or f"{player.name}'s table",
+            options=body.options,
+            created_by=player.id,
+            private=body.private,
+            max_open=max_open,
+            per_hour=per_hour,
+        ),
+    )
+    if isinstance(table, JSONResponse):
+        return table
     return table_json(table, player.id, False)
 
 

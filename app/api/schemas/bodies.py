@@ -69,13 +69,8 @@ class StandUpIn(StrictBody):
     )
 
 
-class RoomIn(StrictBody):
+class RoomIn(TableIn):
     """A room to open (``POST /api/rooms``): its first game and options, as a table's."""
-
-    game: str = Field(max_length=40)
-    name: str = Field(default="", max_length=200)
-    options: dict[str, Any] = Field(default_factory=dict)
-    private: bool = False
 
     @field_validator("name")
     @classmethod
