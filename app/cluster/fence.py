@@ -20,6 +20,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from app.db.sqlstate import chain, sqlstate
 from app.db.store import leases
 from app.db.types import AsyncSession
 from app.db.writer.base import DatabaseWriter
@@ -53,28 +54,16 @@ class Fenced(Exception):
         return (Fenced, (self.table_id, self.node_id, self.epoch, self.detail))
 
 
-def _sqlstate(exc: BaseException) -> str | None:
-    for name in ("sqlstate", "pgcode"):
-        value = getattr(exc, name, None)
-        if isinstance(value, str):
-            return value
-    return None
-
-
 def is_fenced(exc: BaseException | None) -> bool:
     """Whether ``exc`` is the fence's refusal: :class:`Fenced`, or the database's error
     (SQLSTATE ``T3FEN``, as asyncpg raises it through SQLAlchemy's DBAPIError), or an error
     whose message says so (one that crossed the writer process's pipe as a RuntimeError)."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, Fenced) or _sqlstate(exc) == FENCE_SQLSTATE:
+    for link in chain(exc):
+        if isinstance(link, Fenced) or sqlstate(link) == FENCE_SQLSTATE:
             return True
-        message = str(exc)
+        message = str(link)
         if message.startswith(FENCE_PREFIX) or f": {FENCE_PREFIX} " in message:
             return True
-        orig = getattr(exc, "orig", None)
-        exc = orig if isinstance(orig, BaseException) else (exc.__cause__ or exc.__context__)
     return False
 
 

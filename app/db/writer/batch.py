@@ -7,6 +7,7 @@ import asyncio
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.sqlstate import has_sqlstate
 from app.db.writer.base import Call, Result
 
 
@@ -56,11 +57,7 @@ CONFLICT_STATES = frozenset({"40P01", "40001"})
 def conflicted(exc: BaseException) -> bool:
     """True when ``exc`` is the database aborting a transaction for its conflict with
     another one (run again, it will most likely pass)."""
-    while exc is not None:
-        if getattr(exc, "sqlstate", None) in CONFLICT_STATES:
-            return True
-        exc = getattr(exc, "orig", None) or exc.__cause__  # type: ignore[assignment]
-    return False
+    return has_sqlstate(exc, CONFLICT_STATES)
 
 
 async def _straight(
