@@ -50,46 +50,41 @@ async def bankroll(player: Player) -> int:
     return int((await player.http.get("/api/me")).json()["bankroll"])
 
 
-async def test_a_room_opens_at_its_first_table_and_says_who_is_in_it(database_url: str) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
-        opened = await open_room(ada, "vingt-un", name="Friday")
-        room_id, table_id = opened["room_id"], opened["table_id"]
-        assert opened["url"] == f"/rooms/{room_id}"
-        await ada.connect(table_id)
-        await ada.sit(100, seat=2)
-        await cy.connect(table_id)  # watching
-        room = (await ben.http.get(f"/api/rooms/{room_id}")).json()
-        assert room["host"] == {"player_id": ada.player_id, "name": "Ada"}
-        assert room["name"] == "Friday" and room["status"] == "open"
-        assert room["table"]["table_id"] == table_id and room["table"]["game"] == "vingt-un"
-        members = {m["name"]: m["seat"] for m in room["members"]}
-        assert members == {"Ada": 2, "Cy": None}
-        assert [t["table_id"] for t in room["tables"]] == [table_id]
-        assert (await ben.http.get("/api/rooms/nope")).status_code == 404
+async def test_a_room_opens_at_its_first_table_and_says_who_is_in_it(live: LiveServer) -> None:
+    ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
+    opened = await open_room(ada, "vingt-un", name="Friday")
+    room_id, table_id = opened["room_id"], opened["table_id"]
+    assert opened["url"] == f"/rooms/{room_id}"
+    await ada.connect(table_id)
+    await ada.sit(100, seat=2)
+    await cy.connect(table_id)  # watching
+    room = (await ben.http.get(f"/api/rooms/{room_id}")).json()
+    assert room["host"] == {"player_id": ada.player_id, "name": "Ada"}
+    assert room["name"] == "Friday" and room["status"] == "open"
+    assert room["table"]["table_id"] == table_id and room["table"]["game"] == "vingt-un"
+    members = {m["name"]: m["seat"] for m in room["members"]}
+    assert members == {"Ada": 2, "Cy": None}
+    assert [t["table_id"] for t in room["tables"]] == [table_id]
+    assert (await ben.http.get("/api/rooms/nope")).status_code == 404
 
-        # a private room: its invite, as a private table's
-        private = await open_room(ben, "greek-31", private=True)
-        assert "invite=" in private["url"]
-        hidden = await cy.http.get(f"/api/rooms/{private['room_id']}")
-        assert hidden.status_code == 404
-        invited = await cy.http.get(
-            f"/api/rooms/{private['room_id']}", params={"invite": private["invite_code"]}
-        )
-        assert invited.status_code == 200
-        assert (await ben.http.get(f"/api/rooms/{private['room_id']}")).status_code == 200
+    # a private room: its invite, as a private table's
+    private = await open_room(ben, "greek-31", private=True)
+    assert "invite=" in private["url"]
+    hidden = await cy.http.get(f"/api/rooms/{private['room_id']}")
+    assert hidden.status_code == 404
+    invited = await cy.http.get(
+        f"/api/rooms/{private['room_id']}", params={"invite": private["invite_code"]}
+    )
+    assert invited.status_code == 200
+    assert (await ben.http.get(f"/api/rooms/{private['room_id']}")).status_code == 200
 
-        # bad input changes nothing
-        bad = await ada.http.post("/api/rooms", json={"game": "chess"})
-        assert bad.status_code == 422
-        bad = await ada.http.post("/api/rooms", json={"game": "vingt-un", "options": {"x": 1}})
-        assert bad.status_code == 422
-        for p in (ada, ben, cy):
-            await p.close()
-    finally:
-        await live.stop()
+    # bad input changes nothing
+    bad = await ada.http.post("/api/rooms", json={"game": "chess"})
+    assert bad.status_code == 422
+    bad = await ada.http.post("/api/rooms", json={"game": "vingt-un", "options": {"x": 1}})
+    assert bad.status_code == 422
+    for p in (ada, ben, cy):
+        await p.close()
 
 
 async def test_opening_a_room_counts_as_opening_a_table_but_a_switch_does_not(
@@ -111,151 +106,136 @@ async def test_opening_a_room_counts_as_opening_a_table_but_a_switch_does_not(
         await live.stop()
 
 
-async def test_the_host_switches_the_game_and_everyone_follows(database_url: str) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
-        opened = await open_room(ada, "vingt-un")
-        room_id, first = opened["room_id"], opened["table_id"]
-        for p in (ada, ben):
-            await p.connect(first)
-        await cy.connect(first, token=False)  # an anonymous spectator
-        await ada.sit(500, seat=4)
-        await ben.sit(100, seat=1)
-        before = {p.name: await bankroll(p) for p in (ada, ben)}
+async def test_the_host_switches_the_game_and_everyone_follows(live: LiveServer) -> None:
+    ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
+    opened = await open_room(ada, "vingt-un")
+    room_id, first = opened["room_id"], opened["table_id"]
+    for p in (ada, ben):
+        await p.connect(first)
+    await cy.connect(first, token=False)  # an anonymous spectator
+    await ada.sit(500, seat=4)
+    await ben.sit(100, seat=1)
+    before = {p.name: await bankroll(p) for p in (ada, ben)}
 
-        # refusals: nothing changes
-        await switch(ben, "greek-31")
-        refused = await ben.next_of("error")
-        assert refused["code"] == "not_allowed", refused
-        await switch(ada, "chess")
-        assert (await ada.next_of("error"))["code"] == "bad_message"
-        await switch(ada, "greek-31", turn_seconds=-5)
-        refused = await ada.next_of("error")
-        assert refused["code"] == "bad_message" and "turn_seconds" in refused["message"]
-        await ada.send({"type": "switch_game", "game": "greek-31", "options": [1]})
-        assert (await ada.next_of("error"))["code"] == "bad_message"
-        assert live.services.lobby.get(first) is not None
-        assert not live.services.lobby.get(first).closed  # type: ignore[union-attr]
+    # refusals: nothing changes
+    await switch(ben, "greek-31")
+    refused = await ben.next_of("error")
+    assert refused["code"] == "not_allowed", refused
+    await switch(ada, "chess")
+    assert (await ada.next_of("error"))["code"] == "bad_message"
+    await switch(ada, "greek-31", turn_seconds=-5)
+    refused = await ada.next_of("error")
+    assert refused["code"] == "bad_message" and "turn_seconds" in refused["message"]
+    await ada.send({"type": "switch_game", "game": "greek-31", "options": [1]})
+    assert (await ada.next_of("error"))["code"] == "bad_message"
+    assert live.services.lobby.get(first) is not None
+    assert not live.services.lobby.get(first).closed  # type: ignore[union-attr]
 
-        # the chat goes with the room
-        await ben.send({"type": "chat", "text": "one more game?"})
-        await ada.next_of("chat")
+    # the chat goes with the room
+    await ben.send({"type": "chat", "text": "one more game?"})
+    await ada.next_of("chat")
 
-        # the switch: Ben (seat 1) and Ada (seat 4) keep their order at Greek 31
-        await switch(ada, "greek-31")
-        told = [await closed_with(p) for p in (ada, ben, cy)]
-        second = told[0][0]["table_id"]
-        for switched, code in told:
-            assert switched == {
-                "type": "room_switch",
-                "room_id": room_id,
-                "table_id": second,
-                "game": "greek-31",
-            }
-            assert code == 4301
-        assert second != first
-        assert (await ada.http.get(f"/api/tables/{first}")).status_code == 404
-        seen = len(ada.states)
-        for p in (ada, ben):
-            await p.connect(second)
-        await cy.connect(second, token=False)
-        view = ada.view
-        assert view is not None
-        assert seat_of(view, ben.player_id)["seat"] == 0  # type: ignore[index]
-        assert seat_of(view, ada.player_id)["seat"] == 1  # type: ignore[index]
-        assert seat_of(view, ben.player_id)["stack"] == 100  # type: ignore[index]
-        assert seat_of(view, ada.player_id)["stack"] == 500  # type: ignore[index]
-        assert cy.view is not None and cy.view["you"] is None  # a spectator still
-        assert any(e.get("kind") == "room_switch" for e in ada.states[seen].get("story", []))
-        history = next(n for n in ada.notices[::-1] if n["type"] == "chat_history")
-        assert [m.get("text") for m in history["messages"]] == ["one more game?"]
-        assert {p.name: await bankroll(p) for p in (ada, ben)} == before
-
-        # to Trianta Ena (buy-in exactly 300): Ada brings 300, 200 go home; Ben's 100 is too
-        # little to sit, so he watches, his 100 home
-        await switch(ada, "trianta-ena")
-        third = (await closed_with(ada))[0]["table_id"]
-        await closed_with(ben)
-        await ada.connect(third)
-        await ben.connect(third)
-        view = ada.view
-        assert view is not None
-        assert seat_of(view, ada.player_id)["stack"] == 300  # type: ignore[index]
-        assert seat_of(view, ben.player_id) is None and ben.view["you"] is None  # type: ignore[index]
-        assert await bankroll(ada) == before["Ada"] + 200
-        assert await bankroll(ben) == before["Ben"] + 100
-
-        # each switch is in the host's log, as the table's host's, with the same job
-        switches = [r for r in await host_log(live) if r["action"] == "table_switch_game"]
-        assert [(r["detail"]["table_id"], r["detail"]["to_table_id"]) for r in switches] == [
-            (second, third),
-            (first, second),
-        ]
-        assert {(r["detail"]["by"], r["detail"]["host_id"]) for r in switches} == {
-            ("table_host", ada.player_id)
+    # the switch: Ben (seat 1) and Ada (seat 4) keep their order at Greek 31
+    await switch(ada, "greek-31")
+    told = [await closed_with(p) for p in (ada, ben, cy)]
+    second = told[0][0]["table_id"]
+    for switched, code in told:
+        assert switched == {
+            "type": "room_switch",
+            "room_id": room_id,
+            "table_id": second,
+            "game": "greek-31",
         }
-        room = (await cy.http.get(f"/api/rooms/{room_id}")).json()
-        assert [t["game"] for t in room["tables"]] == ["vingt-un", "greek-31", "trianta-ena"]
-        assert [t["status"] for t in room["tables"]] == ["closed", "closed", "open"]
-        assert room["table"]["table_id"] == third
-        result = await audit(live)
-        assert result["balanced"] is True, result
-        for p in (ada, ben, cy):
-            await p.close()
-    finally:
-        await live.stop()
+        assert code == 4301
+    assert second != first
+    assert (await ada.http.get(f"/api/tables/{first}")).status_code == 404
+    seen = len(ada.states)
+    for p in (ada, ben):
+        await p.connect(second)
+    await cy.connect(second, token=False)
+    view = ada.view
+    assert view is not None
+    assert seat_of(view, ben.player_id)["seat"] == 0  # type: ignore[index]
+    assert seat_of(view, ada.player_id)["seat"] == 1  # type: ignore[index]
+    assert seat_of(view, ben.player_id)["stack"] == 100  # type: ignore[index]
+    assert seat_of(view, ada.player_id)["stack"] == 500  # type: ignore[index]
+    assert cy.view is not None and cy.view["you"] is None  # a spectator still
+    assert any(e.get("kind") == "room_switch" for e in ada.states[seen].get("story", []))
+    history = next(n for n in ada.notices[::-1] if n["type"] == "chat_history")
+    assert [m.get("text") for m in history["messages"]] == ["one more game?"]
+    assert {p.name: await bankroll(p) for p in (ada, ben)} == before
+
+    # to Trianta Ena (buy-in exactly 300): Ada brings 300, 200 go home; Ben's 100 is too
+    # little to sit, so he watches, his 100 home
+    await switch(ada, "trianta-ena")
+    third = (await closed_with(ada))[0]["table_id"]
+    await closed_with(ben)
+    await ada.connect(third)
+    await ben.connect(third)
+    view = ada.view
+    assert view is not None
+    assert seat_of(view, ada.player_id)["stack"] == 300  # type: ignore[index]
+    assert seat_of(view, ben.player_id) is None and ben.view["you"] is None  # type: ignore[index]
+    assert await bankroll(ada) == before["Ada"] + 200
+    assert await bankroll(ben) == before["Ben"] + 100
+
+    # each switch is in the host's log, as the table's host's, with the same job
+    switches = [r for r in await host_log(live) if r["action"] == "table_switch_game"]
+    assert [(r["detail"]["table_id"], r["detail"]["to_table_id"]) for r in switches] == [
+        (second, third),
+        (first, second),
+    ]
+    assert {(r["detail"]["by"], r["detail"]["host_id"]) for r in switches} == {
+        ("table_host", ada.player_id)
+    }
+    room = (await cy.http.get(f"/api/rooms/{room_id}")).json()
+    assert [t["game"] for t in room["tables"]] == ["vingt-un", "greek-31", "trianta-ena"]
+    assert [t["status"] for t in room["tables"]] == ["closed", "closed", "open"]
+    assert room["table"]["table_id"] == third
+    result = await audit(live)
+    assert result["balanced"] is True, result
+    for p in (ada, ben, cy):
+        await p.close()
 
 
 async def test_no_switch_while_a_hand_is_in_play_nor_once_the_room_has_left(
-    database_url: str,
+    live: LiveServer,
 ) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada, ben = [await Player.join(live, n) for n in ("Ada", "Ben")]
-        opened = await open_room(ada, "vingt-un", options={"start": "when_ready"})
-        first = opened["table_id"]
-        for p in (ada, ben):
-            await p.connect(first)
-        await ada.sit(100)
-        await ben.sit(100)
-        actor = live.services.lobby.get(first)
-        assert actor is not None
-        for p in (ada, ben):
-            assert (await p.act({"kind": "ready"}))["type"] == "ack"
-        await until(lambda: actor.core.hand is not None, "a hand dealt")
-        await switch(ada, "greek-31")
-        refused = await ada.next_of("error")
-        assert refused["code"] == "illegal_action" and "hand" in refused["message"]
-        assert not actor.closed
+    ada, ben = [await Player.join(live, n) for n in ("Ada", "Ben")]
+    opened = await open_room(ada, "vingt-un", options={"start": "when_ready"})
+    first = opened["table_id"]
+    for p in (ada, ben):
+        await p.connect(first)
+    await ada.sit(100)
+    await ben.sit(100)
+    actor = live.services.lobby.get(first)
+    assert actor is not None
+    for p in (ada, ben):
+        assert (await p.act({"kind": "ready"}))["type"] == "ack"
+    await until(lambda: actor.core.hand is not None, "a hand dealt")
+    await switch(ada, "greek-31")
+    refused = await ada.next_of("error")
+    assert refused["code"] == "illegal_action" and "hand" in refused["message"]
+    assert not actor.closed
 
-        # a room that is closed (or has left this table) switches nothing
-        room = live.services.lobby.rooms.get(opened["room_id"])
-        assert room is not None
-        room.status = "closed"
-        await switch(ada, "greek-31")
-        assert (await ada.next_of("error"))["code"] == "table_closed"
-        room.status = "open"
-        for p in (ada, ben):
-            await p.close()
-    finally:
-        await live.stop()
+    # a room that is closed (or has left this table) switches nothing
+    room = live.services.lobby.rooms.get(opened["room_id"])
+    assert room is not None
+    room.status = "closed"
+    await switch(ada, "greek-31")
+    assert (await ada.next_of("error"))["code"] == "table_closed"
+    room.status = "open"
+    for p in (ada, ben):
+        await p.close()
 
 
-async def test_a_table_of_its_own_has_no_switch(database_url: str) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada = await Player.join(live, "Ada")
-        table_id = await ada.open_table("vingt-un")
-        await ada.connect(table_id)
-        await switch(ada, "greek-31")
-        assert (await ada.next_of("error"))["code"] == "not_allowed"
-        await ada.close()
-    finally:
-        await live.stop()
+async def test_a_table_of_its_own_has_no_switch(live: LiveServer) -> None:
+    ada = await Player.join(live, "Ada")
+    table_id = await ada.open_table("vingt-un")
+    await ada.connect(table_id)
+    await switch(ada, "greek-31")
+    assert (await ada.next_of("error"))["code"] == "not_allowed"
+    await ada.close()
 
 
 async def play_a_hand(people: list[Player], actor: Any, seed: int) -> None:
@@ -281,102 +261,85 @@ async def play_a_hand(people: list[Player], actor: Any, seed: int) -> None:
 
 
 async def test_a_rooms_settle_up_is_the_evenings_and_matches_the_bankrolls(
-    database_url: str,
+    live: LiveServer,
 ) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada, ben = [await Player.join(live, n) for n in ("Ada", "Ben")]
-        start = {p.name: await bankroll(p) for p in (ada, ben)}
-        opened = await open_room(ada, "vingt-un", options={**FRIENDS, "turn_seconds": 60})
-        table_id = opened["table_id"]
-        for game, seed in (("greek-31", 1), (None, 2)):
-            for p in (ada, ben):
-                await p.connect(table_id)
-                if p.view is not None and p.view["you"] is None:
-                    await p.sit(200)
-                kinds = [t["kind"] for t in (p.view or {})["legal"]]
-                if "sit_in" in kinds:
-                    assert (await p.act({"kind": "sit_in"}))["type"] == "ack"
-                await p.wait_for(lambda v: any(t["kind"] == "ready" for t in v["legal"]))
-                assert (await p.act({"kind": "ready"}))["type"] == "ack"
-            actor = live.services.lobby.get(table_id)
-            await play_a_hand([ada, ben], actor, seed)
-            if game is None:
-                break
-            await ada.wait_for(lambda v: v["hand_id"] is None)
-            await switch(ada, game, turn_seconds=60)
-            table_id = (await closed_with(ada))[0]["table_id"]
-            await closed_with(ben)
-        view = ada.view or {}
-        at_table = {s["player_id"]: s["stack"] for s in view["seats"] if s.get("player_id")}
-        since = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
-        settled = await ada.http.get(
-            "/api/settle", params={"room": opened["room_id"], "since": since}
-        )
-        assert settled.status_code == 200, settled.text
-        body = settled.json()
-        assert body["room"]["room_id"] == opened["room_id"] and body["hands"] == 2
-        nets = {p["id"]: p["net"] for p in body["parties"]}
+    ada, ben = [await Player.join(live, n) for n in ("Ada", "Ben")]
+    start = {p.name: await bankroll(p) for p in (ada, ben)}
+    opened = await open_room(ada, "vingt-un", options={**FRIENDS, "turn_seconds": 60})
+    table_id = opened["table_id"]
+    for game, seed in (("greek-31", 1), (None, 2)):
         for p in (ada, ben):
-            now = await bankroll(p) + at_table.get(p.player_id, 0)
-            assert nets.get(p.player_id, 0) == now - start[p.name], (p.name, nets)
-        # the room's story: its hands, table after table (newest first)
-        hands = (await ada.http.get("/api/hands", params={"room_id": opened["room_id"]})).json()
-        assert [h["table_id"] for h in hands["hands"]] == [table_id, opened["table_id"]]
-        # only the room's players (and the host) see it
-        cy = await Player.join(live, "Cy")
-        assert (
-            await cy.http.get("/api/settle", params={"room": opened["room_id"], "since": since})
-        ).status_code == 403
-        for p in (ada, ben, cy):
-            await p.close()
-    finally:
-        await live.stop()
+            await p.connect(table_id)
+            if p.view is not None and p.view["you"] is None:
+                await p.sit(200)
+            kinds = [t["kind"] for t in (p.view or {})["legal"]]
+            if "sit_in" in kinds:
+                assert (await p.act({"kind": "sit_in"}))["type"] == "ack"
+            await p.wait_for(lambda v: any(t["kind"] == "ready" for t in v["legal"]))
+            assert (await p.act({"kind": "ready"}))["type"] == "ack"
+        actor = live.services.lobby.get(table_id)
+        await play_a_hand([ada, ben], actor, seed)
+        if game is None:
+            break
+        await ada.wait_for(lambda v: v["hand_id"] is None)
+        await switch(ada, game, turn_seconds=60)
+        table_id = (await closed_with(ada))[0]["table_id"]
+        await closed_with(ben)
+    view = ada.view or {}
+    at_table = {s["player_id"]: s["stack"] for s in view["seats"] if s.get("player_id")}
+    since = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
+    settled = await ada.http.get("/api/settle", params={"room": opened["room_id"], "since": since})
+    assert settled.status_code == 200, settled.text
+    body = settled.json()
+    assert body["room"]["room_id"] == opened["room_id"] and body["hands"] == 2
+    nets = {p["id"]: p["net"] for p in body["parties"]}
+    for p in (ada, ben):
+        now = await bankroll(p) + at_table.get(p.player_id, 0)
+        assert nets.get(p.player_id, 0) == now - start[p.name], (p.name, nets)
+    # the room's story: its hands, table after table (newest first)
+    hands = (await ada.http.get("/api/hands", params={"room_id": opened["room_id"]})).json()
+    assert [h["table_id"] for h in hands["hands"]] == [table_id, opened["table_id"]]
+    # only the room's players (and the host) see it
+    cy = await Player.join(live, "Cy")
+    assert (
+        await cy.http.get("/api/settle", params={"room": opened["room_id"], "since": since})
+    ).status_code == 403
+    for p in (ada, ben, cy):
+        await p.close()
 
 
-async def test_a_room_closes_with_its_table(database_url: str) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada = await Player.join(live, "Ada")
-        opened = await open_room(ada, "greek-31")
-        closed = await ada.http.post(f"/api/tables/{opened['table_id']}/close")
-        assert closed.status_code == 200, closed.text
-        room = (await ada.http.get(f"/api/rooms/{opened['room_id']}")).json()
-        assert room["status"] == "closed" and room["table"] is None
-        assert live.services.lobby.rooms.get(opened["room_id"]) is None
-        await ada.close()
-    finally:
-        await live.stop()
+async def test_a_room_closes_with_its_table(live: LiveServer) -> None:
+    ada = await Player.join(live, "Ada")
+    opened = await open_room(ada, "greek-31")
+    closed = await ada.http.post(f"/api/tables/{opened['table_id']}/close")
+    assert closed.status_code == 200, closed.text
+    room = (await ada.http.get(f"/api/rooms/{opened['room_id']}")).json()
+    assert room["status"] == "closed" and room["table"] is None
+    assert live.services.lobby.rooms.get(opened["room_id"]) is None
+    await ada.close()
 
 
-async def test_the_host_hands_the_room_to_a_player_seated_there(database_url: str) -> None:
-    live = LiveServer(make_settings(database_url))
-    await live.start()
-    try:
-        ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
-        opened = await open_room(ada, "vingt-un")
-        room_id = opened["room_id"]
-        for p in (ada, ben):
-            await p.connect(opened["table_id"])
-        await ben.sit(100)
-        path = f"/api/rooms/{room_id}/host"
-        assert (await ben.http.post(path, json={"player_id": ben.player_id})).status_code == 403
-        refused = await ada.http.post(path, json={"player_id": cy.player_id})
-        assert refused.status_code == 409  # Cy sits nowhere in the room
-        handed = await ada.http.post(path, json={"player_id": ben.player_id})
-        assert handed.status_code == 200 and handed.json()["name"] == "Ben"
-        room = (await cy.http.get(f"/api/rooms/{room_id}")).json()
-        assert room["host"]["player_id"] == ben.player_id
-        await switch(ada, "greek-31")
-        assert (await ada.next_of("error"))["code"] == "not_allowed"
-        await switch(ben, "greek-31")
-        assert (await ben.next_of("room_switch", timeout=30))["game"] == "greek-31"
-        for p in (ada, ben, cy):
-            await p.close()
-    finally:
-        await live.stop()
+async def test_the_host_hands_the_room_to_a_player_seated_there(live: LiveServer) -> None:
+    ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
+    opened = await open_room(ada, "vingt-un")
+    room_id = opened["room_id"]
+    for p in (ada, ben):
+        await p.connect(opened["table_id"])
+    await ben.sit(100)
+    path = f"/api/rooms/{room_id}/host"
+    assert (await ben.http.post(path, json={"player_id": ben.player_id})).status_code == 403
+    refused = await ada.http.post(path, json={"player_id": cy.player_id})
+    assert refused.status_code == 409  # Cy sits nowhere in the room
+    handed = await ada.http.post(path, json={"player_id": ben.player_id})
+    assert handed.status_code == 200 and handed.json()["name"] == "Ben"
+    room = (await cy.http.get(f"/api/rooms/{room_id}")).json()
+    assert room["host"]["player_id"] == ben.player_id
+    await switch(ada, "greek-31")
+    assert (await ada.next_of("error"))["code"] == "not_allowed"
+    await switch(ben, "greek-31")
+    assert (await ben.next_of("room_switch", timeout=30))["game"] == "greek-31"
+    for p in (ada, ben, cy):
+        await p.close()
 
 
 async def test_one_host_the_tables_handed_on_at_the_table_is_the_rooms(database_url: str) -> None:
