@@ -27,14 +27,16 @@ from app.db import ledger
 from app.db.ledger import HOUSE, Movement
 from app.db.models import Player
 from app.db.session import make_engine, make_sessionmaker
+from app.db.sqlstate import has_sqlstate
 from app.db.store import house_bank, leases
+from app.db.writer.batch import CONFLICT_STATES
 from app.db.writer.thread import Writer
 from app.games.core.money import Transfer
 from tests.cluster.lock_waits import until_blocked
 
 PLAYER = "p1"
 NODES = {"n1": ["a1", "a2", "a3"], "n2": ["b1", "b2", "b3"]}
-OPS_PER_PROCESS = 5_000
+OPS_PER_PROCESS = 2_500
 
 
 @dataclass
@@ -184,15 +186,7 @@ def _no_verdict(exc: BaseException) -> bool:
     """PostgreSQL ended the transaction before the check could say anything: a deadlock or a
     serialization failure (SQLSTATE 40P01, 40001), which a busy machine's two processes meet
     now and then."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if getattr(current, "sqlstate", None) in ("40P01", "40001"):
-            return True
-        orig = getattr(current, "orig", None)
-        current = orig if isinstance(orig, BaseException) else current.__cause__
-    return False
+    return has_sqlstate(exc, CONFLICT_STATES)
 
 
 async def _bank(url: str, node: str, seed: int, out: str) -> None:
