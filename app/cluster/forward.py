@@ -3,10 +3,12 @@
 nginx in front spreads HTTP requests over every node; a table's actor lives in exactly one.
 :class:`Forwarding`, the innermost middleware of a node (cluster mode only), looks at each
 request for one table — its page ``/tables/{id}``, ``/api/tables/{id}`` and below,
-``/api/admin/tables/{id}`` and below — and when this node does not serve that table it
-sends the whole request over Redis to the node that does (the lease in PostgreSQL says
-which), which runs it against its own app, in process (``httpx.ASGITransport``), and sends
-back status, headers and body. No route knows about any of it.
+``/api/admin/tables/{id}`` and below — or for one room, which its table's actor answers — its
+page ``/rooms/{id}``, ``/api/rooms/{id}`` and below: the table the room plays at now — and
+when this node does not serve that table it sends the whole request over Redis to the node
+that does (the lease in PostgreSQL says which), which runs it against its own app, in process
+(``httpx.ASGITransport``), and sends back status, headers and body. No route knows about any
+of it.
 
 * The original client's address travels along and is the forwarded request's client, with
   its ``X-Forwarded-For``: rate limits count the same person wherever the request landed.
@@ -16,10 +18,11 @@ back status, headers and body. No route knows about any of it.
   adopted it yet): 503 "the table is moving" with ``Retry-After``. An owner that does not
   answer within :data:`FORWARD_SECONDS`, or a Redis out of reach: 503 as well, said so.
 * A table that is closed, or that does not exist, is answered here (404, or its history
-  from PostgreSQL), as in single-process mode. So are a table's hands and ledger, which
-  PostgreSQL holds (any node answers them).
-* ``POST /api/tables`` opens a table on the least-loaded live node (``leases
-  .least_loaded_node``): forwarded there marked *placed*, so that node opens it itself.
+  from PostgreSQL), as in single-process mode; so is a room that is closed, or that does not
+  exist. So are a table's hands and ledger, which PostgreSQL holds (any node answers them).
+* ``POST /api/tables`` and ``POST /api/rooms`` open a table (a room's first) on the
+  least-loaded live node (``leases.least_loaded_node``): forwarded there marked *placed*, so
+  that node opens it itself.
 
 docs/scaling.md tells where this sits among the cluster's parts.
 """
@@ -44,6 +47,7 @@ from app.cluster.asgi import read_body, replay, unavailable
 from app.cluster.board import Board
 from app.cluster.bus import Bus
 from app.db.store import leases
+from app.db.store.rooms import room_table
 from app.db.types import AsyncSession, async_sessionmaker
 
 log = logging.getLogger("table31.cluster.forward")
@@ -57,6 +61,9 @@ MARK = "table31.forwarded"
 TABLE_PATH = re.compile(r"^/(?:api/(?:admin/)?)?tables/([A-Za-z0-9_-]{1,64})(/.*)?$")
 STORED_ONLY = re.compile(r"^/(hands|ledger|ledger\.csv)$")
 """A table's parts PostgreSQL holds: any node answers them, the owner need not."""
+ROOM_PATH = re.compile(r"^/(?:api/)?rooms/([A-Za-z0-9_-]{1,64})(/.*)?$")
+PLACED = ("/api/tables", "/api/rooms")
+"""What opens a table: on the least-loaded node."""
 
 HOP_BY_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"content-length", b"te"}
 
@@ -78,6 +85,16 @@ def table_of(scope: Scope) -> str | None:
         return None  # only the table's page itself
     if scope["method"] == "GET" and STORED_ONLY.match(rest):
         return None
+    return found.group(1)
+
+
+def room_of(scope: Scope) -> str | None:
+    """The room a request is for, when its table's actor must answer it (else None)."""
+    found = ROOM_PATH.match(scope["path"])
+    if found is None:
+        return None
+    if scope["path"].startswith("/rooms/") and found.group(2):
+        return None  # only the room's page itself
     return found.group(1)
 
 
@@ -111,6 +128,19 @@ class Forwarder:
     def is_local(self, table_id: str) -> bool:
         table = self.lobby.get(table_id)
         return table is not None and not table.closed
+
+    async def table_for(self, scope: Scope) -> str | None:
+        """The table whose actor must answer a request (a room's: the table it plays at now,
+        this node's word when it serves it, else PostgreSQL's), or None (any node answers)."""
+        table_id = table_of(scope)
+        room_id = None if table_id is not None else room_of(scope)
+        if room_id is None:
+            return table_id
+        room = self.lobby.rooms.get(room_id)
+        if room is not None and room.status == "open" and self.is_local(room.table_id):
+            return room.table_id
+        async with self.sessionmaker() as session:
+            return await room_table(session, room_id)
 
     async def owner(self, table_id: str) -> str:
         """:data:`LOCAL` (answer here), :data:`MOVING` (no live node serves it), or the id
@@ -231,7 +261,7 @@ class Forwarder:
         """The 503 of a table this node does not serve (any more, or yet): the sender asked
         PostgreSQL a moment ago, while the table changed hands."""
         asked = {"path": str(message.get("path")), "method": str(message.get("method"))}
-        table_id = None if message.get("mark") == "placed" else table_of(asked)
+        table_id = None if message.get("mark") == "placed" else await self.table_for(asked)
         if table_id is None or await self.owner(table_id) == LOCAL:
             return None
         self.counts["moving"] += 1
@@ -301,17 +331,18 @@ class Forwarding:
         if scope["type"] != "http" or scope.get(MARK):
             await self.app(scope, receive, send)
             return
-        if scope["method"] == "POST" and scope["path"] == "/api/tables":
+        if scope["method"] == "POST" and scope["path"] in PLACED:
             await self._place(scope, receive, send)
             return
         table_id = table_of(scope)
-        if table_id is None or self.forwarder.is_local(table_id):
+        if table_id is not None and self.forwarder.is_local(table_id):
             await self.app(scope, receive, send)
             return
         try:
-            owner = await self.forwarder.owner(table_id)
+            table_id = await self.forwarder.table_for(scope)
+            owner = LOCAL if table_id is None else await self.forwarder.owner(table_id)
         except Exception as exc:  # PostgreSQL out of reach
-            log.warning("could not tell which node serves table %s: %s", table_id, exc)
+            log.warning("could not tell which node serves %s: %s", scope["path"], exc)
             await unavailable(send, "cannot tell which node serves this table; try again", 2)
             return
         if owner == LOCAL:

@@ -5,9 +5,10 @@ app/services.py gives the lobby a :class:`ClusterHosting` in cluster mode, as it
 ``ClusterHouse``; the lobby, the table socket and the routes call it as they call the single
 process's ``LocalHosting``. What it does differently:
 
-* a new table is written with its lease, in one transaction (node_tables.py), and its actor
-  writes through the fence of the lease's epoch (a write the fence refuses drops the table:
-  another node has it); a restored table's versions count on from ``epoch × 10⁹``;
+* a new table is written with its lease, in one transaction (node_tables.py: a table opened,
+  or one a room's switch makes in the old table's transaction, :meth:`ClusterHosting.new_table`),
+  and its actor writes through the fence of the lease's epoch (a write the fence refuses drops
+  the table: another node has it); a restored table's versions count on from ``epoch × 10⁹``;
 * the lobby restores no table at start: the node (node.py) adopts the tables it claims, one
   by one (:meth:`ClusterHosting.adopt`), and drops those it loses (:meth:`ClusterHosting.drop`);
   a stop hands every table over first (``Node.hand_over``);
@@ -34,9 +35,11 @@ from app.cluster.fence import is_fenced
 from app.cluster.forward import Forwarder, Forwarding
 from app.cluster.node import Node
 from app.cluster.node_tables import (
+    FIRST_EPOCH,
     VERSION_BASE,
     Dropped,
     create_table_leased,
+    leased,
     open_house_once,
     table_writer,
 )
@@ -47,6 +50,7 @@ from app.db.writer.base import DatabaseWriter
 from app.runtime.hosting import RESTARTED, LocalHosting
 from app.runtime.lobby import Lobby
 from app.runtime.table.actor import TableActor
+from app.runtime.table.effects import Job
 
 ADOPTED = "The node serving this table stopped"
 """Why a table a node adopted came back with its hand in play void (the notice's start)."""
@@ -118,6 +122,16 @@ class ClusterHosting:
         self.epochs[row["table_id"]] = await self.writer.run(
             create_table_leased, self.node_id, **row
         )
+
+    def new_table(self, table_id: str, job: Job) -> Job:
+        """``job`` (a room's switch, through the old table's fence), then the new table's
+        lease for this node, in the same transaction (node_tables.py ``leased``)."""
+        return Job(leased, (self.node_id, table_id, job.run, *job.args), job.kwargs)
+
+    def table_made(self, table_id: str) -> None:
+        """Served here under the lease its job wrote (the node claims no table it holds an
+        epoch for: node.py)."""
+        self.epochs[table_id] = FIRST_EPOCH
 
     def writer_for(self, table_id: str) -> DatabaseWriter:
         """Every job through the fence of this node's lease on the table (fence.py)."""

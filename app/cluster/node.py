@@ -288,8 +288,11 @@ class Node:
         await asyncio.gather(*(one(t) for t in table_ids))
 
     def _unserved(self, table_id: str) -> bool:
+        """Not served here, nor being adopted or made here (a table the hosting holds an
+        epoch for: a room's switch's new table is, from its commit to its restore)."""
         return (
             table_id not in self.lobby.tables
+            and table_id not in self.hosting.epochs
             and table_id not in self._adopting
             and table_id not in self._skipped
         )

@@ -1,6 +1,6 @@
 """What a node's tables need of it (app/cluster/node.py): a new table opened with its lease
-in one transaction, the fenced writer of a table's actor, and the writer that refuses every
-job once the node has dropped a table (docs/scaling.md)."""
+in one transaction (a room's switch's new table too), the fenced writer of a table's actor, and
+the writer that refuses every job once the node has dropped a table (docs/scaling.md)."""
 
 from __future__ import annotations
 
@@ -26,16 +26,48 @@ MOVED = "this table moved to another node; reconnecting"
 """Why a table's sockets close with 4409 when its node stops serving it."""
 
 
+FIRST_EPOCH = 1
+"""A new table's lease epoch: assigned to its node (0) and adopted by it at once (1)."""
+
+
+async def lease_new_table(session: AsyncSession, node_id: str, table_id: str) -> int:
+    """A new table's lease (its row written, in this transaction): assigned to ``node_id``
+    and adopted, :data:`FIRST_EPOCH`."""
+    await leases.assign(session, table_id, node_id)
+    epoch = await leases.adopt(session, table_id, node_id)
+    if epoch != FIRST_EPOCH:  # cannot happen: the lease was made for this node just now
+        raise RuntimeError(f"the new table {table_id} could not be leased ({epoch})")
+    return epoch
+
+
 async def create_table_leased(session: AsyncSession, node_id: str, **table: Any) -> int:
     """A writer job: a new table, its lease assigned to ``node_id`` and adopted, in ONE
     transaction (no other node can ever see the table without its owner). The epoch."""
     await store.create_table(session, **table)
     await session.flush()  # the table row the lease refers to
-    await leases.assign(session, table["table_id"], node_id)
-    epoch = await leases.adopt(session, table["table_id"], node_id)
-    if epoch is None:  # cannot happen: the lease was made for this node in this transaction
-        raise RuntimeError(f"the new table {table['table_id']} could not be leased")
-    return epoch
+    return await lease_new_table(session, node_id, table["table_id"])
+
+
+async def leased(
+    session: AsyncSession,
+    node_id: str,
+    table_id: str,
+    job: Callable[..., Awaitable[T]],
+    /,
+    *args: Any,
+    **kwargs: Any,
+) -> T:
+    """A writer job: ``job(session, *args, **kwargs)``, which writes the new table
+    ``table_id`` (a room's switch, run through the old table's fence), then the new table's
+    lease for ``node_id``, adopted, in ONE transaction: the node that made the table serves
+    it, and no other node can ever see it without its owner. ``job``'s result.
+
+    The new table's rows are written before its lease exists, so the fence's trigger lets
+    them through (a table with no lease is not checked); nothing is written for it after."""
+    result = await job(session, *args, **kwargs)
+    await session.flush()  # the table row the lease refers to
+    await lease_new_table(session, node_id, table_id)
+    return result
 
 
 async def open_house_once(session: AsyncSession, float_amount: int) -> int:

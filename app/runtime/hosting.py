@@ -5,8 +5,9 @@ The lobby (app/runtime/lobby.py), the table socket (app/api/ws.py) and the route
 
 * the process's life: what starts before the tables come back, the house's opening balance,
   whether the lobby restores every stored table at start, what a stop hands over first;
-* a table opened, restored or lost: the row written for a new table, the writer of a table's
-  actor, the version it counts on from, the words of a void hand's notice, whether a failure
+* a table opened, restored or lost: the row written for a new table (and a room's switch's
+  new table, written by the old table's job: :meth:`TableHosting.new_table`), the writer of a
+  table's actor, the version it counts on from, the words of a void hand's notice, whether a failure
   to restore it says that another process holds it;
 * the tables served elsewhere: the lobby's and the host's rows, the tables a player opened
   there, whether a socket for a table not served here should ask again (close ``4409``,
@@ -27,6 +28,7 @@ from prometheus_client import CollectorRegistry
 from app.db import store
 from app.db.writer.base import DatabaseWriter
 from app.runtime.house import open_house
+from app.runtime.table.effects import Job
 
 ASK_AGAIN_CLOSE = 4409
 """The close code of a socket whose table another process serves (or will): ask the front
@@ -83,6 +85,18 @@ class TableHosting(Protocol):
 
     async def create(self, row: dict[str, Any]) -> None:
         """Write a new table's row (``store.create_table``'s arguments)."""
+        ...
+
+    def new_table(self, table_id: str, job: Job) -> Job:
+        """The job to store instead of ``job``, which writes the new table ``table_id`` within
+        another table's transaction (a room's switch, app/runtime/rooms.py): what a new table
+        needs besides its row is written in that same transaction (a node's: the table's
+        lease, for this node, as :meth:`create` writes it)."""
+        ...
+
+    def table_made(self, table_id: str) -> None:
+        """The job of :meth:`new_table` is committed: ``table_id`` is this process's to serve
+        (the lobby restores it next)."""
         ...
 
     def writer_for(self, table_id: str) -> DatabaseWriter:
@@ -162,6 +176,12 @@ class LocalHosting:
 
     async def create(self, row: dict[str, Any]) -> None:
         await self.writer.run(store.create_table, **row)
+
+    def new_table(self, table_id: str, job: Job) -> Job:
+        return job
+
+    def table_made(self, table_id: str) -> None:
+        return None
 
     def writer_for(self, table_id: str) -> DatabaseWriter:
         return self.writer

@@ -237,10 +237,14 @@ class Lobby:
 
     async def restore(self, table_id: str) -> TableActor | None:
         """Serve ``table_id`` from what the database holds, as a restart would: its
-        unfinished hand void, then restored. None if it is closed, of a game not offered
-        here, or could not be restored (closed now). A node adopting a table calls it (its
-        hosting, app/runtime/hosting.py)."""
-        return await self._recover_one(table_id, None)
+        unfinished hand void, then restored; a room's table with its room (app/runtime
+        /rooms.py). None if it is closed, of a game not offered here, or could not be
+        restored (closed now). A node adopting a table calls it (its hosting,
+        app/runtime/hosting.py), and a room's switch for the table it made."""
+        actor = await self._recover_one(table_id, None)
+        if actor is not None:
+            await self.rooms.restored(actor)
+        return actor
 
     async def recover(self) -> None:
         """At start-up: void the hands a crash interrupted and reopen every table with its

@@ -11,7 +11,11 @@ from the database (as a restart builds one), and the old table tells each watche
 against no limit.
 
 The rooms in memory (:class:`Rooms`) follow the database: they are loaded at start-up, where
-each open room's current table comes back with the other tables.
+each open room's current table comes back with the other tables, and a room's table restored
+alone (made by a switch; adopted by a node of a cluster) brings its room. In a cluster the
+switch is made by the node that serves the old table, and that node serves the new one: the
+hosting writes the new table's lease in the switch's own transaction
+(``TableHosting.new_table``), and the room's requests are answered where its table is.
 """
 
 from __future__ import annotations
@@ -30,10 +34,11 @@ from app.games.core.errors import ErrorCode
 from app.games.core.options import OptionError, parse_options
 from app.games.core.registry import game_class
 from app.runtime.connection import Connection
-from app.runtime.hosting import LocalHosting, TableHosting
+from app.runtime.hosting import TableHosting
 from app.runtime.protocol import ProtocolError, SwitchGame
 from app.runtime.records import SeatInfo
 from app.runtime.table.actor import TableActor
+from app.runtime.table.effects import Job
 from app.runtime.table.switch import carried
 
 log = logging.getLogger("table31.rooms")
@@ -119,15 +124,37 @@ class Rooms:
             if current is None or current["status"] == "closed":
                 await self.lobby.writer.run(store.close_room, stored.room_id)
                 continue
-            assert stored.current_table_id is not None
-            self.rooms[stored.room_id] = Room(
-                stored.room_id,
-                stored.name,
-                stored.host_id,
-                stored.private,
-                stored.invite_code,
-                stored.current_table_id,
-            )
+            self._put(stored)
+
+    async def restored(self, actor: TableActor) -> None:
+        """``actor``, a room's table, is served here from the database (the table a switch
+        made, or one adopted from another process of a cluster): its room as the database
+        holds it, when the room plays there now. A room that cannot be read is logged: the
+        table plays on."""
+        if actor.room_id is None:
+            return
+        try:
+            stored = await self.lobby.writer.run(store.load_room, actor.room_id)
+        except Exception as exc:
+            log.error("room %s of table %s not loaded: %s", actor.room_id, actor.table_id, exc)
+            return
+        if (
+            stored is not None
+            and stored.status == "open"
+            and stored.current_table_id == actor.table_id
+        ):
+            self._put(stored)
+
+    def _put(self, stored: store.StoredRoom) -> None:
+        assert stored.current_table_id is not None
+        self.rooms[stored.room_id] = Room(
+            stored.room_id,
+            stored.name,
+            stored.host_id,
+            stored.private,
+            stored.invite_code,
+            stored.current_table_id,
+        )
 
     async def open(
         self,
@@ -172,11 +199,6 @@ class Rooms:
         host = actor.core.host_id or room.host_id
         if conn.player_id is None or conn.player_id != host:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "only the room's host may switch the game")
-        if not isinstance(self.lobby.hosting, LocalHosting):
-            # a cluster's new table needs its lease with its row: not written by the switch yet
-            raise ProtocolError(
-                ErrorCode.NOT_ALLOWED, "a room's game cannot be switched in cluster mode yet"
-            )
         offered = self.lobby.settings.game_ids
         if ask.game not in offered:
             raise ProtocolError(
@@ -201,7 +223,9 @@ class Rooms:
             "room_id": room.room_id,
         }
 
-        def plan(seated: list[tuple[int, SeatInfo, int]], released: list[Movement]) -> store.Switch:
+        hosting = self.lobby.hosting
+
+        def plan(seated: list[tuple[int, SeatInfo, int]], released: list[Movement]) -> Job:
             seats = []
             for order, (old_seat, info, _stack) in enumerate(seated):
                 new_seat: int | None = order if order < engine.max_seats else None
@@ -209,7 +233,7 @@ class Rooms:
                 if low > high:
                     new_seat = None
                 seats.append(store.SwitchSeat(info.player_id, old_seat, new_seat, low, high))
-            return store.Switch(
+            made = store.Switch(
                 room_id=room.room_id,
                 old_table_id=actor.table_id,
                 new_table_id=new_id,
@@ -223,24 +247,21 @@ class Rooms:
                 released=released,
                 state=carried(actor.core, int(options.get("time_bank_seconds") or 0), event),
             )
+            # a node's new table has its lease written in the switch's transaction
+            return hosting.new_table(new_id, Job(store.switch_room, (made,)))
 
-        async def built(made: store.Switch) -> dict[str, Any]:
-            room.table_id = made.new_table_id
+        async def built() -> dict[str, Any]:
+            room.table_id = new_id
             room.host_id = host
-            new = await self.lobby.restore(made.new_table_id)
+            hosting.table_made(new_id)
+            new = await self.lobby.restore(new_id)
             if new is not None:
                 await new.room_begun()
-            log.info(
-                "room %s: %s -> %s (%s)",
-                room.room_id,
-                event["from_game"],
-                ask.game,
-                made.new_table_id,
-            )
+            log.info("room %s: %s -> %s (%s)", room.room_id, event["from_game"], ask.game, new_id)
             return {
                 "type": "room_switch",
                 "room_id": room.room_id,
-                "table_id": made.new_table_id,
+                "table_id": new_id,
                 "game": ask.game,
             }
 

@@ -278,6 +278,15 @@ async def load_room(session: AsyncSession, room_id: str) -> StoredRoom | None:
     )
 
 
+async def room_table(session: AsyncSession, room_id: str) -> str | None:
+    """The table an open room plays at now; None when there is no such room, or it is
+    closed (a cluster's forwarding: the room's requests go where that table is served)."""
+    value = await session.scalar(
+        select(Room.current_table_id).where(Room.id == room_id, Room.status == "open")
+    )
+    return None if value is None else str(value)
+
+
 async def room_table_ids(session: AsyncSession, room_id: str) -> list[str]:
     """The room's tables, oldest first (its story, its settle-up)."""
     rows = await session.scalars(

@@ -66,7 +66,7 @@ from app.runtime.table.core import (
     UNAVAILABLE_CLOSE,
     TableCore,
 )
-from app.runtime.table.effects import BOTS, DECISION, NEXT_HAND, Effects, Timer
+from app.runtime.table.effects import BOTS, DECISION, NEXT_HAND, Effects, Job, Timer
 from app.runtime.table.host_at_table import HOST_KINDS, Seating
 
 log = logging.getLogger("table31.table")
@@ -694,28 +694,27 @@ class TableActor:
 
     async def switch_room(
         self,
-        plan: Callable[[list[tuple[int, SeatInfo, int]], list[Any]], Any],
-        built: Callable[[Any], Awaitable[dict[str, Any]]],
-    ) -> Any:
+        plan: Callable[[list[tuple[int, SeatInfo, int]], list[Any]], Job],
+        built: Callable[[], Awaitable[dict[str, Any]]],
+    ) -> bool:
         """A room leaves this table (app/runtime/rooms.py), all under the lock: the chips it
-        holds released to the stacks, ``plan`` makes the switch of them (a
-        :class:`~app.db.store.Switch`), its one job is committed, then ``built`` (the new
-        table made from the database) gives the ``room_switch`` frame every watcher is told
-        before its socket closes. A refusal (:func:`switch.refusal`) raises, changing
-        nothing; a failed job stops the table (it is rebuilt from the database): None."""
+        holds released to the stacks, ``plan`` makes the switch's one job of them (``store
+        .switch_room``, as the hosting writes a new table), it is committed, then ``built``
+        (the new table made from the database) gives the ``room_switch`` frame every watcher
+        is told before its socket closes. A refusal (:func:`switch.refusal`) raises, changing
+        nothing; a failed job stops the table (it is rebuilt from the database): False."""
         async with self.lock:
             refused = switch.refusal(self.core)
             if refused is not None:
                 raise refused
-            made = plan(*switch.release(self.core))
             fx = Effects(stop=True)
-            fx.store(store.switch_room, made)
+            fx.jobs.append(plan(*switch.release(self.core)))
             await self._carry_out(fx)
             if self.core.suspended:
-                return None
-            frame = await built(made)
+                return False
+            frame = await built()
             self._tell(switch.switched(self.core, frame))
-            return made
+            return True
 
     async def room_begun(self) -> None:
         """A room's new table tells everyone the switch that made it."""
