@@ -57,12 +57,14 @@ async def serves_none(cluster: Cluster, node: str, table_id: str, owner_now: str
     """``node`` answers, serves no table, and names ``owner_now`` as ``table_id``'s node."""
     try:
         async with httpx.AsyncClient(base_url=cluster.node_url(node), timeout=30) as http:
-            health = (await http.get("/healthz")).json()
+            health = await http.get("/healthz")
             route = await http.get("/api/cluster/route", params={"table": table_id})
     except httpx.HTTPError:
         return False  # not reachable yet
-    named = route.headers["x-table31-node"]
-    return health["tables"] == 0 and named == cluster.node_address(owner_now)
+    if health.status_code != 200 or route.status_code != 200:
+        return False  # answering, not ready yet (a 503 names no tables)
+    named = route.headers.get("x-table31-node")
+    return health.json().get("tables") == 0 and named == cluster.node_address(owner_now)
 
 
 async def waits_for_a_decision(banker: Player, ben: Player, hand_id: str) -> bool:
