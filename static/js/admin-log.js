@@ -31,6 +31,7 @@ function describe(a, names) {
     case "pause_table": return `Paused ${tableName(names, d.table_id)}`;
     case "resume_table": return `Resumed ${tableName(names, d.table_id)}`;
     case "close_table": return `Closed ${tableName(names, d.table_id)}`;
+    case "close_room": return `Closed the room \u201c${d.name}\u201d${d.table_id ? " and its table" : ""}`;
     case "remove_seat": return `Removed ${playerName(names, d.player_id)} from seat ${d.seat} at ${tableName(names, d.table_id)}`;
     case "add_bot": return `Seated a bot in seat ${d.seat} at ${tableName(names, d.table_id)}`;
     case "remove_bot": return `Stood the bot in seat ${d.seat} up at ${tableName(names, d.table_id)}`;

@@ -8,6 +8,7 @@ import { GAME_TITLES, explain, getJson, netSpan, when } from "./review-api.js";
 /**
  * Render a hand list into `host`.
  * opts: {endpoint: "/api/tables/T/hands", games: [ids] (the filter's choices, [] for none),
+ *        dates: false to leave the date filter out (a list whose endpoint has none),
  *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet.",
  *        params: {name: value} sent with every page (e.g. a private table's invite)}
  */
@@ -27,13 +28,14 @@ export function handList(host, opts) {
         h("option", { value: "" }, "All games"),
         opts.games.map((g) => h("option", { value: g }, GAME_TITLES[g] || g)))
     : null;
+  const dates = opts.dates !== false;
   const since = h("input", { type: "date", id: "filter-since", "aria-label": "From (date)" });
   const until = h("input", { type: "date", id: "filter-until", "aria-label": "To (date, included)" });
   const apply = h("button", { type: "submit", class: "btn btn-small btn-neutral" }, "Show");
-  const form = h("form", { class: "list-filters", role: "search" },
+  const form = h("form", { class: "list-filters", role: "search", hidden: !gameSelect && !dates },
     gameSelect ? h("label", {}, h("span", { class: "muted small" }, "Game "), gameSelect) : null,
-    h("label", {}, h("span", { class: "muted small" }, "From "), since),
-    h("label", {}, h("span", { class: "muted small" }, "To "), until),
+    dates ? h("label", {}, h("span", { class: "muted small" }, "From "), since) : null,
+    dates ? h("label", {}, h("span", { class: "muted small" }, "To "), until) : null,
     apply);
   const body = h("tbody");
   const table = h("table", { class: "data hand-table", id: "hands-table" },
