@@ -21,9 +21,9 @@ function tableNow(r) {
   const state = t.status === "paused" ? "Paused" : t.in_hand ? "Playing" : "Waiting";
   return h("p", { class: "admin-room-now" },
     h("span", { class: "muted small" }, "Now: "),
-    h("strong", {}, t.game_title || t.game), " at ",
-    h("a", { href: t.path, target: "_blank", rel: "noopener", class: "admin-room-table" }, `table ${t.table_id}`), " ",
-    h("span", { class: `pill pill-${state.toLowerCase()}` }, state));
+    h("strong", {}, t.game_title || t.game), " ",
+    h("span", { class: `pill pill-${state.toLowerCase()}` }, state), " at ",
+    h("a", { href: t.path, target: "_blank", rel: "noopener", class: "admin-room-table" }, `table ${t.table_id}`));
 }
 
 function seatedList(r) {

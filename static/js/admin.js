@@ -18,6 +18,8 @@ const state = {
   rooms: [],
   playerNames: new Map(), // player_id → name (for the log)
   tableNames: new Map(), // table_id → name, closed tables included once seen
+  roomNames: new Map(), // room_id → name, closed rooms included once seen
+  gameTitles: new Map(), // game id → title, of the games the tables listed play
   closing: new Set(), // table ids whose "close" confirmation is open
   closingRooms: new Set(), // room ids whose "close" confirmation is open
   timer: null,
@@ -263,7 +265,11 @@ async function refreshAll() {
   state.tables = tables;
   state.rooms = rooms;
   for (const p of players) state.playerNames.set(p.player_id, p.name);
-  for (const t of tables) state.tableNames.set(t.table_id, t.name);
+  for (const t of tables) {
+    state.tableNames.set(t.table_id, t.name);
+    state.gameTitles.set(t.game, t.game_title);
+  }
+  for (const r of rooms) state.roomNames.set(r.room_id, r.name);
   for (const id of state.closing) if (!tables.some((t) => t.table_id === id)) state.closing.delete(id);
   for (const id of state.closingRooms) if (!rooms.some((r) => r.room_id === id)) state.closingRooms.delete(id);
   renderAudit(audit);

@@ -9,6 +9,7 @@ import { GAME_TITLES, explain, getJson, netSpan, when } from "./review-api.js";
  * Render a hand list into `host`.
  * opts: {endpoint: "/api/tables/T/hands", games: [ids] (the filter's choices, [] for none),
  *        dates: false to leave the date filter out (a list whose endpoint has none),
+ *        tables: true to mark where one table's hands end (a room's list, table after table),
  *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet.",
  *        params: {name: value} sent with every page (e.g. a private table's invite)}
  */
@@ -50,6 +51,7 @@ export function handList(host, opts) {
 
   let next = null;
   let loading = false;
+  let lastTable = null; // the table of the row above the next one (a room's list marks a change)
 
   function query() {
     const params = new URLSearchParams({ ...(opts.params || {}), limit: String(opts.limit || 25) });
@@ -65,12 +67,18 @@ export function handList(host, opts) {
     loading = true;
     if (reset) {
       next = null;
+      lastTable = null;
       body.replaceChildren();
     }
     status.textContent = "Loading…";
     try {
       const page = await getJson(query());
-      for (const row of page.hands) body.append(rowOf(row, opts));
+      for (const row of page.hands) {
+        const tr = rowOf(row, opts);
+        if (opts.tables && lastTable !== null && row.table_id !== lastTable) tr.classList.add("table-break");
+        lastTable = row.table_id;
+        body.append(tr);
+      }
       next = page.next;
       more.hidden = !next;
       status.textContent = body.children.length ? "" : opts.empty || "No hands yet.";

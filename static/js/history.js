@@ -75,6 +75,7 @@ async function start() {
     params: room ? { ...params, room_id: room.room_id } : params,
     games: room ? room.games : [],
     dates: !room, // a room is one evening: its list is by game
+    tables: Boolean(room),
     resultKey: "your_net",
     resultLabel: "Your result",
     // read when a page comes back empty: with a filter set, the filter left nothing
