@@ -19,6 +19,8 @@ Inside a table's audience, the rules of any table apply:
   spectators, not strangers: a hand link works for the people who were there.
 * A table's ledger: the players who ever sat at that table, and the host.
 * A night's ledger: the host sees every table; a player sees the tables they sat at.
+* A room (the history page's ``?room_id=``): whoever may see one of its tables at least; its
+  hand list holds the hands of the tables they may see.
 * A player's page and figures: any signed-in player (a private card room among friends);
   the player's own hands as JSON lines: that player and the host.
 
@@ -36,6 +38,7 @@ from app.db.store import proofs
 from app.db.store.access import Reader as Reader
 from app.db.store.access import hidden_tables_of as hidden_tables_of
 from app.db.store.access import sat_at_table as sat_at_table
+from app.db.store.access import visible_room as visible_room
 from app.db.store.access import visible_table as visible_table
 from app.db.types import AsyncSession
 

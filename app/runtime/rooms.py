@@ -114,6 +114,31 @@ class Rooms:
         await self.lobby.writer.run(store.close_room, room.room_id)
         log.info("room %s closed with its table %s", room.room_id, actor.table_id)
 
+    async def close(self, room_id: str, reason: str, table_id: str | None) -> str | None:
+        """The server's owner closes the room (docs/protocol/admin.md, ``POST
+        /api/admin/rooms/{id}/close``): the table it plays at closes for good as a table the
+        owner closes does (the hand in play void, every stack home), which closes the room
+        (:meth:`table_closed`); a switch that lands meanwhile moves the room, whose new
+        table closes in turn. ``table_id`` is the room's table as the database says, for a
+        room this process does not hold. The room is closed in the database in any case
+        (a room whose table is gone already). Returns the table closed, if any."""
+        closed: str | None = None
+        while True:
+            room = self.rooms.get(room_id)
+            table = self.table(room) if room is not None else self.lobby.get(table_id or "")
+            if table is None or table.closed:
+                break
+            await table.shutdown(reason, close_table=True)
+            closed = table.table_id
+            if room is None or room.table_id == closed:
+                break  # closed with its table (or not this process's room to follow)
+        room = self.rooms.pop(room_id, None)
+        if room is not None:
+            room.status = "closed"
+        await self.lobby.writer.run(store.close_room, room_id)
+        log.info("room %s closed by the server's owner (table %s)", room_id, closed)
+        return closed
+
     async def load(self) -> None:
         """The open rooms as the database holds them (at start-up: their tables come back
         as every table does). A room whose table is closed is closed too."""

@@ -14,6 +14,11 @@ function playerName(names, id) {
 /** An action of a table's own host, from the table (docs/protocol/socket.md §5.13): marked
  *  `by: "table_host"`, not the server owner's. */
 function describeTableHost(a, d, names) {
+  if (a.action === "table_switch_game") { // a room's switch: the game it went to, not its options
+    const room = names.roomNames?.get(d.room_id);
+    const where = room ? `the room \u201c${room}\u201d` : tableName(names, d.table_id);
+    return `The room's host, ${playerName(names, d.host_id)}, switched ${where} to ${names.gameTitles?.get(d.game) || humanize(d.game || "another game")}`;
+  }
   const what = humanize(a.action.replace(/^table_/, "")).toLowerCase();
   const whom = typeof d.name === "string" ? ` ${d.name}` : "";
   const options = d.options ? ` ${JSON.stringify(d.options)}` : "";
@@ -31,6 +36,7 @@ function describe(a, names) {
     case "pause_table": return `Paused ${tableName(names, d.table_id)}`;
     case "resume_table": return `Resumed ${tableName(names, d.table_id)}`;
     case "close_table": return `Closed ${tableName(names, d.table_id)}`;
+    case "close_room": return `Closed the room \u201c${d.name}\u201d${d.table_id ? " and its table" : ""}`;
     case "remove_seat": return `Removed ${playerName(names, d.player_id)} from seat ${d.seat} at ${tableName(names, d.table_id)}`;
     case "add_bot": return `Seated a bot in seat ${d.seat} at ${tableName(names, d.table_id)}`;
     case "remove_bot": return `Stood the bot in seat ${d.seat} up at ${tableName(names, d.table_id)}`;
@@ -47,6 +53,7 @@ export function renderActions(actions, names) {
     // a closed table is no longer listed: its close entry carries its name
     const d = a.detail || {};
     if (d.table_id && d.name && !names.tableNames.has(d.table_id)) names.tableNames.set(d.table_id, d.name);
+    if (a.action === "close_room" && d.room_id && d.name) names.roomNames?.set(d.room_id, d.name);
   }
   if (!actions.length) {
     fill(list, h("li", { class: "muted" }, "Nothing yet."));

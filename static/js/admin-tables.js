@@ -62,7 +62,7 @@ function tableCard(t, ctx) {
     h("span", { class: `pill pill-${state_.toLowerCase()}` }, state_),
     t.private ? h("span", { class: "pill pill-private" }, "Private") : null,
     h("span", { class: "muted small" },
-      `${seatedWords(t)} · ${chips(t.spectators || 0)} watching · ${chips(t.hands_played || 0)} hands`));
+      `${seatedWords(t)} · ${chips(t.spectators || 0)} watching · ${chips(t.hands_played || 0)} ${t.hands_played === 1 ? "hand" : "hands"}`));
 
   const pauseNote = paused
     ? h("p", { class: "admin-paused" }, h("strong", {}, "Paused"), t.pause_reason ? ` — ${t.pause_reason}` : " (no reason given)")

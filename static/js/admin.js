@@ -4,6 +4,7 @@
 import { HttpError, request } from "./http.js";
 import { renderActions, renderRecovery } from "./admin-log.js";
 import { fundBotsForm, renderBots } from "./admin-bots.js";
+import { renderRooms } from "./admin-rooms.js";
 import { botTag, renderTables } from "./admin-tables.js";
 import { $, chips, fill, h, humanize, toast } from "./dom.js";
 
@@ -14,9 +15,13 @@ const state = {
   token: sessionStorage.getItem(TOKEN_KEY) || "",
   players: [],
   tables: [],
+  rooms: [],
   playerNames: new Map(), // player_id → name (for the log)
   tableNames: new Map(), // table_id → name, closed tables included once seen
+  roomNames: new Map(), // room_id → name, closed rooms included once seen
+  gameTitles: new Map(), // game id → title, of the games the tables listed play
   closing: new Set(), // table ids whose "close" confirmation is open
+  closingRooms: new Set(), // room ids whose "close" confirmation is open
   timer: null,
 };
 
@@ -50,6 +55,8 @@ const host = {
   pause: (id, reason) => call("POST", `/api/admin/tables/${enc(id)}/pause`, { reason }),
   resume: (id) => call("POST", `/api/admin/tables/${enc(id)}/resume`, {}),
   close: (id, reason) => call("POST", `/api/admin/tables/${enc(id)}/close`, reason ? { reason } : {}),
+  rooms: () => call("GET", "/api/admin/rooms"),
+  closeRoom: (id, reason) => call("POST", `/api/admin/rooms/${enc(id)}/close`, reason ? { reason } : {}),
   removeSeat: (id, seat) => call("DELETE", `/api/admin/tables/${enc(id)}/seats/${enc(seat)}`),
   addBot: (id) => call("POST", `/api/admin/tables/${enc(id)}/bots`, {}),
   removeBot: (id, seat) => call("DELETE", `/api/admin/tables/${enc(id)}/bots/${enc(seat)}`),
@@ -251,16 +258,23 @@ async function refreshActions() {
 async function refreshAll() {
   // the bank first: reading it brings home the chips of the bots that have left
   const bots = await host.bots();
-  const [audit, players, tables, actions, recovery] = await Promise.all([
-    host.audit(), host.players(), host.tables(), host.actions(), host.recovery()]);
+  const [audit, players, tables, rooms, actions, recovery] = await Promise.all([
+    host.audit(), host.players(), host.tables(), host.rooms(), host.actions(), host.recovery()]);
   renderBots(bots);
   state.players = players;
   state.tables = tables;
+  state.rooms = rooms;
   for (const p of players) state.playerNames.set(p.player_id, p.name);
-  for (const t of tables) state.tableNames.set(t.table_id, t.name);
+  for (const t of tables) {
+    state.tableNames.set(t.table_id, t.name);
+    state.gameTitles.set(t.game, t.game_title);
+  }
+  for (const r of rooms) state.roomNames.set(r.room_id, r.name);
   for (const id of state.closing) if (!tables.some((t) => t.table_id === id)) state.closing.delete(id);
+  for (const id of state.closingRooms) if (!rooms.some((r) => r.room_id === id)) state.closingRooms.delete(id);
   renderAudit(audit);
   renderPlayers();
+  renderRooms({ state, host, act });
   renderTables({ state, host, act });
   renderActions(actions, state);
   renderRecovery(recovery, state);

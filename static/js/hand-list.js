@@ -8,6 +8,8 @@ import { GAME_TITLES, explain, getJson, netSpan, when } from "./review-api.js";
 /**
  * Render a hand list into `host`.
  * opts: {endpoint: "/api/tables/T/hands", games: [ids] (the filter's choices, [] for none),
+ *        dates: false to leave the date filter out (a list whose endpoint has none),
+ *        tables: true to mark where one table's hands end (a room's list, table after table),
  *        resultKey: "your_net" | "player_net", resultLabel, empty: "No hands yet.",
  *        params: {name: value} sent with every page (e.g. a private table's invite)}
  */
@@ -27,13 +29,14 @@ export function handList(host, opts) {
         h("option", { value: "" }, "All games"),
         opts.games.map((g) => h("option", { value: g }, GAME_TITLES[g] || g)))
     : null;
+  const dates = opts.dates !== false;
   const since = h("input", { type: "date", id: "filter-since", "aria-label": "From (date)" });
   const until = h("input", { type: "date", id: "filter-until", "aria-label": "To (date, included)" });
   const apply = h("button", { type: "submit", class: "btn btn-small btn-neutral" }, "Show");
-  const form = h("form", { class: "list-filters", role: "search" },
+  const form = h("form", { class: "list-filters", role: "search", hidden: !gameSelect && !dates },
     gameSelect ? h("label", {}, h("span", { class: "muted small" }, "Game "), gameSelect) : null,
-    h("label", {}, h("span", { class: "muted small" }, "From "), since),
-    h("label", {}, h("span", { class: "muted small" }, "To "), until),
+    dates ? h("label", {}, h("span", { class: "muted small" }, "From "), since) : null,
+    dates ? h("label", {}, h("span", { class: "muted small" }, "To "), until) : null,
     apply);
   const body = h("tbody");
   const table = h("table", { class: "data hand-table", id: "hands-table" },
@@ -48,6 +51,7 @@ export function handList(host, opts) {
 
   let next = null;
   let loading = false;
+  let lastTable = null; // the table of the row above the next one (a room's list marks a change)
 
   function query() {
     const params = new URLSearchParams({ ...(opts.params || {}), limit: String(opts.limit || 25) });
@@ -63,12 +67,18 @@ export function handList(host, opts) {
     loading = true;
     if (reset) {
       next = null;
+      lastTable = null;
       body.replaceChildren();
     }
     status.textContent = "Loading…";
     try {
       const page = await getJson(query());
-      for (const row of page.hands) body.append(rowOf(row, opts));
+      for (const row of page.hands) {
+        const tr = rowOf(row, opts);
+        if (opts.tables && lastTable !== null && row.table_id !== lastTable) tr.classList.add("table-break");
+        lastTable = row.table_id;
+        body.append(tr);
+      }
       next = page.next;
       more.hidden = !next;
       status.textContent = body.children.length ? "" : opts.empty || "No hands yet.";

@@ -1,14 +1,51 @@
 // A table's hand history (/tables/{id}/history): its hands, newest first, paged by cursor,
 // filtered by date; each links to its replay. The table's ledger as CSV for its players.
+// With ?room_id= it is a room's (docs/review.md, "Pages"): every hand of the room, table after
+// table (GET /api/hands?room_id=), by game, and a link to the room's settle-up. The room filter
+// offers the reader's own rooms (GET /api/rooms), each by its name and the day it opened; it is
+// a plain GET form, so the address says which hands the page shows.
 import { api } from "./api.js";
 import { $, fill, h } from "./dom.js";
 import { filterTracker, handList } from "./hand-list.js";
-import { download, showBanner } from "./review-api.js";
+import { download, getJson, showBanner } from "./review-api.js";
 import { showWhoami } from "./signin.js";
 
 const page = $("#history-page");
 const tableId = page.dataset.tableId;
 const invite = new URLSearchParams(location.search).get("invite");
+const room = page.dataset.roomId
+  ? { room_id: page.dataset.roomId, name: page.dataset.roomName, opened: page.dataset.roomOpened,
+      games: (page.dataset.roomGames || "").split(",").filter(Boolean) }
+  : null;
+
+/** "Friday · 21 Nov 2026": a room by its name and the day it opened, in the reader's zone. */
+function roomLabel(r) {
+  const day = new Date(r.opened);
+  const date = Number.isNaN(day.getTime()) ? "" : day.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+  return date ? `${r.name} · ${date}` : r.name;
+}
+
+/** The room filter: this table, or one of the reader's rooms (the page's own room first when
+ *  it is not one of them: a link may open a room the reader only watched). Shown when there
+ *  is a room to choose. */
+async function roomFilter(me) {
+  let rooms = [];
+  if (me) {
+    try {
+      rooms = await getJson("/api/rooms");
+    } catch {
+      rooms = [];
+    }
+  }
+  if (room && !rooms.some((r) => r.room_id === room.room_id)) rooms.unshift(room);
+  if (!rooms.length) return;
+  const select = $("#filter-room");
+  fill(select,
+    h("option", { value: "" }, `This table: ${page.dataset.tableName}`),
+    rooms.map((r) => h("option", { value: r.room_id }, `Room: ${roomLabel(r)}`)));
+  select.value = room ? room.room_id : "";
+  $("#room-filter").hidden = false;
+}
 
 async function start() {
   let me = null;
@@ -18,22 +55,34 @@ async function start() {
     me = null;
   }
   showWhoami(me);
-  fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-ledger",
-    onclick: () => download(`/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, `ledger-${tableId}.csv`)
-      .catch((err) => showBanner(err.message)) }, "Ledger (CSV)"));
+  const params = invite ? { invite } : {};
+  if (room) {
+    // a room's evening: its settle-up rather than one table's ledger
+    const query = new URLSearchParams({ room: room.room_id });
+    fill($("#downloads"), h("a", { href: `/settle?${query}`, class: "btn btn-small btn-neutral", id: "room-settle" }, "Settle up"));
+  } else {
+    fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-ledger",
+      onclick: () => download(`/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, `ledger-${tableId}.csv`)
+        .catch((err) => showBanner(err.message)) }, "Ledger (CSV)"));
+  }
+  await roomFilter(me);
   const list = $("#hand-list");
   const filtered = filterTracker(list);
   await handList(list, {
-    endpoint: `/api/tables/${encodeURIComponent(tableId)}/hands`,
+    // a room's hands: those of every table of the room that the reader may see
+    endpoint: room ? "/api/hands" : `/api/tables/${encodeURIComponent(tableId)}/hands`,
     // a private table's history opened with its invite link: the list needs the invite too
-    params: invite ? { invite } : {},
-    games: [],
+    params: room ? { ...params, room_id: room.room_id } : params,
+    games: room ? room.games : [],
+    dates: !room, // a room is one evening: its list is by game
+    tables: Boolean(room),
     resultKey: "your_net",
     resultLabel: "Your result",
-    // read when a page comes back empty: with a date set, the filter left nothing
+    // read when a page comes back empty: with a filter set, the filter left nothing
     get empty() {
       if (!me) return "Sign in (in the lobby) to see the hands.";
-      return filtered() ? "No hands match the filter." : "No hands finished at this table yet.";
+      if (filtered()) return "No hands match the filter.";
+      return room ? "No hands finished in this room yet." : "No hands finished at this table yet.";
     },
   });
 }

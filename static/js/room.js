@@ -98,6 +98,11 @@ export async function followRoom(message, remount) {
   }
   showTable(next);
   await remount(next);
+  const hands = $(".room-hands-link"); // the evening's hands, from the room's table now
+  if (hands) {
+    const where = new URLSearchParams({ room_id: room.room_id, ...(invite ? { invite } : {}) });
+    hands.href = `/tables/${encodeURIComponent(next.table_id)}/history?${where}`;
+  }
   socket.retarget(next.table_id);
   const words = `The room switched to ${next.game_title}.`;
   log(words);

@@ -443,7 +443,7 @@ async function remount(next) {
   document.title = `${next.name} · ${next.game_title} · Table 31`;
   const css = $("#game-css");
   if (css) css.href = `/static/css/games/${next.game}.css`;
-  for (const link of document.querySelectorAll(".history-link:not(.settle-link)")) {
+  for (const link of document.querySelectorAll(".history-link:not(.settle-link):not(.room-hands-link)")) {
     link.href = `/tables/${encodeURIComponent(next.table_id)}/history`;
   }
   $("#game-center").replaceChildren();

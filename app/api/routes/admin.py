@@ -1,5 +1,5 @@
-"""The host's calls (admin token): chips, the house, the bots' bank, tables, seats, bots,
-settings, audit.
+"""The host's calls (admin token): chips, the house, the bots' bank, tables, rooms, seats,
+bots, settings, audit.
 
 Every call that changes something is recorded as a host action (``GET /api/admin/actions``).
 """
@@ -16,6 +16,7 @@ from app.api.errors import ApiRoute, errors
 from app.api.schemas import StrictBody
 from app.api.schemas.base import Reply
 from app.api.schemas.host import (
+    AdminRoom,
     Audit,
     Bankroll,
     BotAdded,
@@ -24,13 +25,16 @@ from app.api.schemas.host import (
     HouseBalance,
     PlayerRow,
     RecoveryReport,
+    RoomClosed,
     SeatRemoved,
     Seeded,
 )
 from app.api.schemas.tables import TableClosed, TableSummary
 from app.db import ledger, store
+from app.db.devices import aware
 from app.db.ledger import InsufficientFunds
 from app.db.store import host_lists
+from app.db.store.rooms import StoredRoom
 from app.runtime.table.actor import TableActor
 from app.services import Services
 
@@ -76,6 +80,10 @@ class PauseIn(StrictBody):
 
 class CloseIn(StrictBody):
     reason: str = Field(default="The host closed this table", max_length=200)
+
+
+class RoomCloseIn(StrictBody):
+    reason: str = Field(default="The host closed this room", max_length=200)
 
 
 class SeedIn(StrictBody):
@@ -213,6 +221,92 @@ async def close(
     await _record(services, "close_table", {"table_id": table_id, "name": table.name}, body.reason)
     await services.lobby.bot_pool.bring_home()  # its bots' stacks, home to the bots' bank
     return {"table_id": table_id, "status": "closed"}
+
+
+@router.get("/rooms", response_model=list[AdminRoom])
+async def rooms(services: ServicesDep) -> list[dict[str, Any]]:
+    """Every open room, oldest first: its host, the table it plays at now (with its link),
+    how many tables it has played and who is seated now (docs/protocol/admin.md). A room's
+    table served elsewhere is read from the host's list of tables (every node's)."""
+    async with services.sessionmaker() as session:
+        stored = sorted(await store.open_rooms(session), key=lambda r: (r.created_at, r.room_id))
+    live = {row["table_id"]: row for row in services.lobby.host_rows()}
+    out = []
+    for room in stored:
+        held = services.lobby.rooms.get(room.room_id)
+        table_id = held.table_id if held is not None else room.current_table_id
+        row = live.get(table_id or "")
+        invite = f"?invite={room.invite_code}" if room.private and room.invite_code else ""
+        table = None
+        if row is not None:
+            table = {
+                "table_id": row["table_id"],
+                "game": row["game"],
+                "game_title": row["game_title"],
+                "status": row["status"],
+                "in_hand": row["in_hand"],
+                "path": f"/tables/{row['table_id']}{invite}",
+            }
+        seats = row["seats"] if row is not None else []
+        out.append(
+            {
+                "room_id": room.room_id,
+                "name": room.name,
+                "private": room.private,
+                "url": f"/rooms/{room.room_id}{invite}",
+                "host": _room_host(services, table_id, room),
+                "opened": aware(room.created_at).isoformat(),
+                "table": table,
+                "tables_played": len(room.tables),
+                "hands": sum(t["hands"] for t in room.tables),
+                "seated": [
+                    {k: seat[k] for k in ("seat", "player_id", "name", "bot")} for seat in seats
+                ],
+                "watching": row["spectators"] if row is not None else 0,
+            }
+        )
+    return out
+
+
+def _room_host(services: Services, table_id: str | None, room: StoredRoom) -> dict[str, Any]:
+    """The room's host as its table says now (the role may be handed on at the table), else
+    as the database does."""
+    table = services.lobby.get(table_id or "")
+    block = table.core.host_block() if table is not None and not table.closed else None
+    if block is not None and block.get("name"):
+        return block
+    return {"player_id": room.host_id, "name": room.host_name}
+
+
+@router.post("/rooms/{room_id}/close", response_model=RoomClosed)
+async def close_room(
+    room_id: str, services: ServicesDep, body: RoomCloseIn | None = None
+) -> dict[str, Any]:
+    """Close a room for good: the table it plays at closes as ``…/tables/{id}/close`` closes
+    one (the hand in play void, every stack home), and the room with it (docs/rules.md
+    §0.15). 404 for no such room, 409 for a room closed already, or one whose table another
+    node serves (close that table: the room closes with it)."""
+    body = body or RoomCloseIn()
+    async with services.sessionmaker() as session:
+        room = await store.load_room(session, room_id) if len(room_id) <= 40 else None
+    if room is None:
+        raise HTTPException(404, "no such room")
+    if room.status != "open":
+        raise HTTPException(409, "the room is closed already")
+    held = services.lobby.rooms.get(room_id)
+    table_id = held.table_id if held is not None else room.current_table_id
+    here = table_id is not None and services.lobby.get(table_id) is not None
+    if table_id and not here and await services.hosting.served_elsewhere(table_id):
+        raise HTTPException(
+            409,
+            f"another node serves the room's table: close it there "
+            f"(POST /api/admin/tables/{table_id}/close), the room closes with it",
+        )
+    closed = await services.lobby.rooms.close(room_id, body.reason, table_id)
+    detail = {"room_id": room_id, "name": room.name, "table_id": closed}
+    await _record(services, "close_room", detail, body.reason)
+    await services.lobby.bot_pool.bring_home()  # its bots' stacks, home to the bots' bank
+    return {"room_id": room_id, "status": "closed", "table_id": closed}
 
 
 @router.delete("/tables/{table_id}/seats/{seat}", response_model=SeatRemoved)

@@ -7,12 +7,17 @@ which, for a private table, is already too much for a stranger: a hand's page an
 history answer 404 to anyone the table is hidden from, as for an id never given out
 (:mod:`app.review.access`). The host opens them with ``?admin_token=`` (or as a player of
 the table); an invite holder with the table's ``?invite=``.
+
+A table's history page with ``?room_id=`` is a room's (docs/review.md, "Pages"): the hands of
+every table of the room, for whoever may see one of its tables (404 for anyone else, as for
+no room); its script offers the reader's own rooms to choose from (``GET /api/rooms``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -21,7 +26,9 @@ from app.api.deps import SessionDep
 from app.api.errors import ApiRoute
 from app.api.routes.hands import ReaderDep
 from app.api.routes.pages import templates
+from app.db.devices import aware
 from app.db.models import Player
+from app.db.store.rooms import load_room
 from app.games.core.registry import GAME_MODULES, game_class
 from app.review import access
 
@@ -96,8 +103,31 @@ async def table_history_page(
     if table is None:
         return missing(request, "history")
     title = game_class(table.game).title if table.game in GAME_MODULES else table.game
+    room = None
+    room_id = request.query_params.get("room_id")
+    if room_id:
+        stored = None
+        if await access.visible_room(session, room_id, reader):
+            stored = await load_room(session, room_id)
+        if stored is None:
+            return missing(request, "room")
+        room = {
+            "room_id": stored.room_id,
+            "name": stored.name,
+            "open": stored.status == "open",
+            "opened": aware(stored.created_at).isoformat(),
+            "games": list(dict.fromkeys(t["game"] for t in stored.tables)),
+        }
     return templates.TemplateResponse(
         request,
         "history.html",
-        {"table_id": table.id, "name": table.name, "game": table.game, "game_title": title},
+        {
+            "table_id": table.id,
+            "name": table.name,
+            "game": table.game,
+            "game_title": title,
+            "room": room,
+            "invite": reader.invite,
+            "invite_query": f"?{urlencode({'invite': reader.invite})}" if reader.invite else "",
+        },
     )

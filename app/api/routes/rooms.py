@@ -3,7 +3,8 @@
 A room is one link for an evening: ``POST /api/rooms`` opens it at its first table (counted
 as opening a table: ``MAX_TABLES_PER_PLAYER``, ``MAX_TABLES_PER_HOUR``);
 ``GET /api/rooms/{id}`` says its host, who is in it and the table it plays at now, so that any
-client can follow it. A private room is reached by its invite as a private table is: without
+client can follow it; ``GET /api/rooms`` lists the caller's own rooms (the history page's room
+filter). A private room is reached by its invite as a private table is: without
 it (or being its host, or seated), 404 as for no room at all.
 """
 
@@ -26,7 +27,7 @@ from app.api.errors import ApiRoute, errors
 from app.api.routes.pages import rules_href, templates
 from app.api.routes.tables import OPENED_TOO_MANY, opening
 from app.api.schemas.bodies import RoomHostIn, RoomIn
-from app.api.schemas.rooms import RoomHost, RoomOpened, RoomView
+from app.api.schemas.rooms import PlayerRoomRow, RoomHost, RoomOpened, RoomView
 from app.core.security import same_secret
 from app.db import store
 from app.games.core.registry import game_class
@@ -87,6 +88,25 @@ async def open_room(
     if room.private:
         out["invite_code"] = room.invite_code
     return out
+
+
+@router.get("", response_model=list[PlayerRoomRow])
+async def my_rooms(player: PlayerDep, session: SessionDep) -> list[dict[str, Any]]:
+    """The rooms the caller played in (sat at one of their tables), opened or hosts, newest
+    first (at most 50): what the history page offers to filter by (docs/review.md)."""
+    return [
+        {
+            "room_id": room.room_id,
+            "name": room.name,
+            "status": room.status,
+            "private": room.private,
+            "opened": room.created_at.isoformat(),
+            "tables": room.tables,
+            "hands": room.hands,
+            "games": room.games,
+        }
+        for room in await store.player_rooms(session, player.id)
+    ]
 
 
 @router.get("/{room_id}", response_model=RoomView)

@@ -320,8 +320,9 @@ async def settle_page(
     around: str | None = Query(None, alias="player", max_length=40),
     room_id: str | None = Query(None, alias="room", max_length=40, pattern=ID),
 ) -> HTMLResponse:
-    """The settle-up page, for a table (``?table=``), a room's evening (``?room=``) or a
-    player's company (``?player=``); its script reads ``/api/settle``."""
+    """The settle-up page, for a table (``?table=``), a room's evening (``?room=``: with a
+    link to the room's hands, docs/review.md) or a player's company (``?player=``); its
+    script reads ``/api/settle``."""
     table = None
     room = await load_room(session, room_id) if room_id else None
     if room_id and room is None:
@@ -340,8 +341,18 @@ async def settle_page(
             "around": around or "",
             "room_id": room.room_id if room else "",
             "room_name": room.name if room else "",
+            "room_hands": await _room_hands(session, room, reader) if room else "",
         },
     )
+
+
+async def _room_hands(session: Any, room: StoredRoom, reader: Reader) -> str:
+    """The room's hands: the history page of its table now (its last) with ``?room_id=``,
+    for a reader who may see the room (no table id of a private room for anyone else)."""
+    if not await access.visible_room(session, room.room_id, reader):
+        return ""
+    table_id = room.current_table_id or (room.tables[-1]["table_id"] if room.tables else "")
+    return f"/tables/{table_id}/history?room_id={room.room_id}" if table_id else ""
 
 
 router.include_router(pages)

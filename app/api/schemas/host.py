@@ -84,3 +84,43 @@ class HostActionRow(Reply):
     action: str
     detail: dict[str, Any] | None = Field(description="what was done, to what")
     note: str | None
+
+
+class AdminRoomSeat(Reply):
+    seat: int
+    player_id: str
+    name: str
+    bot: bool
+
+
+class AdminRoomTable(Reply):
+    """The table a room plays at now."""
+
+    table_id: str
+    game: str
+    game_title: str
+    status: str = Field(description="open or paused")
+    in_hand: bool
+    path: str = Field(description="the table's page (a private room's with its invite)")
+
+
+class AdminRoom(Reply):
+    """An open room as the host's page lists it (docs/protocol/admin.md)."""
+
+    room_id: str
+    name: str
+    private: bool
+    url: str = Field(description="the room's one link (a private room's with its invite)")
+    host: dict[str, Any] = Field(description="player_id and name of the room's host now")
+    opened: str
+    table: AdminRoomTable | None = Field(description="null: no process serves it now")
+    tables_played: int = Field(description="the room's tables, the one it plays at included")
+    hands: int = Field(description="hands finished in the room, every table")
+    seated: list[AdminRoomSeat] = Field(description="the members seated now, by seat")
+    watching: int = Field(description="people watching its table, not seated")
+
+
+class RoomClosed(Reply):
+    room_id: str
+    status: str = Field(description="closed")
+    table_id: str | None = Field(description="the table closed with it (null: none was open)")

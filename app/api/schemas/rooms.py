@@ -58,3 +58,16 @@ class RoomView(Reply):
     members: list[RoomMember]
     table: RoomTableNow | None = Field(description="the table the room plays at now")
     tables: list[RoomTable] = Field(description="every table of the room, oldest first")
+
+
+class PlayerRoomRow(Reply):
+    """One of the caller's rooms (``GET /api/rooms``)."""
+
+    room_id: str
+    name: str
+    status: str = Field(description="open or closed")
+    private: bool
+    opened: str = Field(description="when it was opened (ISO date-time)")
+    tables: int = Field(description="tables it has played at")
+    hands: int = Field(description="hands finished in it, every table")
+    games: list[str] = Field(description="the games of its tables, in the order played")

@@ -110,3 +110,22 @@ async def sat_at_table(session: AsyncSession, player_id: str, table_id: str) -> 
         select(GameTable.id).where(GameTable.id == table_id, _sat_at(player_id))
     )
     return found is not None
+
+
+async def visible_room(session: AsyncSession, room_id: str, reader: Reader) -> bool:
+    """Whether the reader may see the room: one of its tables at least is not hidden from them
+    (the rule of :func:`hidden_table`, so a private room's audience is its tables' audience;
+    ``GET /api/hands?room_id=`` lists the hands of those tables alone)."""
+    if len(room_id) > 40:
+        return False
+    found = await session.scalar(
+        select(GameTable.id)
+        .where(GameTable.room_id == room_id, not_(hidden_table(reader)))
+        .limit(1)
+    )
+    return found is not None
+
+
+def played_in_rooms(player_id: str) -> Select[Any]:
+    """The rooms (their ids) with a table the player ever sat at (:func:`_sat_at`)."""
+    return select(GameTable.room_id).where(GameTable.room_id.is_not(None), _sat_at(player_id))

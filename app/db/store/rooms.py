@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
+from app.db.devices import aware
 from app.db.ledger import Movement
 from app.db.models import ChatMessage, ChatMute, GameTable, Hand, Player, Room, Seat
+from app.db.store.access import played_in_rooms
 from app.db.store.table_host import table_host_acted
 from app.db.store.tables import create_table
 
@@ -206,8 +208,11 @@ async def _carry_chat(session: AsyncSession, old: str, new: str) -> None:
 
 
 async def close_room(session: AsyncSession, room_id: str) -> None:
+    """The room is closed (an open one: a room closed already keeps when it closed)."""
     await session.execute(
-        update(Room).where(Room.id == room_id).values(status="closed", closed_at=datetime.now(UTC))
+        update(Room)
+        .where(Room.id == room_id, Room.status == "open")
+        .values(status="closed", closed_at=datetime.now(UTC))
     )
 
 
@@ -300,3 +305,73 @@ async def room_table_ids(session: AsyncSession, room_id: str) -> list[str]:
 async def set_room_host(session: AsyncSession, room_id: str, host_id: str) -> None:
     """The room's host hands it to another player."""
     await session.execute(update(Room).where(Room.id == room_id).values(host_id=host_id))
+
+
+@dataclass(frozen=True)
+class PlayerRoom:
+    """A room as a player's list of their rooms shows it (the history page's room filter)."""
+
+    room_id: str
+    name: str
+    status: str
+    private: bool
+    created_at: datetime
+    tables: int
+    hands: int
+    games: list[str]
+    """The games of its tables, in the order it played them (each once)."""
+
+
+PLAYER_ROOMS = 50
+"""The most rooms a player's list holds: their newest."""
+
+
+async def player_rooms(
+    session: AsyncSession, player_id: str, limit: int = PLAYER_ROOMS
+) -> list[PlayerRoom]:
+    """The rooms the player played in (sat at one of their tables), opened or hosts, newest
+    first, each with its tables, its finished hands and its games."""
+    rooms = (
+        await session.scalars(
+            select(Room)
+            .where(
+                or_(
+                    Room.id.in_(played_in_rooms(player_id)),
+                    Room.created_by == player_id,
+                    Room.host_id == player_id,
+                )
+            )
+            .order_by(Room.created_at.desc(), Room.id.desc())
+            .limit(limit)
+        )
+    ).all()
+    if not rooms:
+        return []
+    hands = (
+        select(Hand.table_id, func.count().label("hands"))
+        .where(Hand.status == "finished")
+        .group_by(Hand.table_id)
+        .subquery()
+    )
+    rows = await session.execute(
+        select(GameTable.room_id, GameTable.game, hands.c.hands)
+        .outerjoin(hands, hands.c.table_id == GameTable.id)
+        .where(GameTable.room_id.in_([room.id for room in rooms]))
+        .order_by(GameTable.created_at, GameTable.id)
+    )
+    tables: dict[str, list[tuple[str, int]]] = {room.id: [] for room in rooms}
+    for room_id, game, count in rows:
+        tables[room_id].append((game, int(count or 0)))
+    return [
+        PlayerRoom(
+            room_id=room.id,
+            name=room.name,
+            status=room.status,
+            private=room.private,
+            created_at=aware(room.created_at),
+            tables=len(tables[room.id]),
+            hands=sum(count for _game, count in tables[room.id]),
+            games=list(dict.fromkeys(game for game, _count in tables[room.id])),
+        )
+        for room in rooms
+    ]
