@@ -41,11 +41,14 @@ async def play(
     *,
     hands: int = 3,
     players: int = 3,
-    seconds: float = 25,
+    seconds: float = 120,
     seed: int = 1,
 ) -> tuple[str, list[Player], Player]:
     """Open a table of ``game`` and play until ``hands`` hands are finished; returns the table,
-    the players (the latecomer last) and a spectator. Every client is closed."""
+    the players (the latecomer last) and a spectator. Every client is closed, and the table
+    paused as the host pauses it: the people still seated there play no more hands on the
+    clock, so what a test reads of the table afterwards does not move under it (the hand
+    dealt meanwhile stays in play, unfinished). ``seconds`` only ends a stuck run."""
     rng = random.Random(seed)
     people = [await Player.join(live, f"{game[:5]}-{i}") for i in range(players)]
     table_id = await people[0].open_table(game, **GAMES[game])
@@ -60,7 +63,8 @@ async def play(
     deadline = loop.time() + seconds
     seen: list[str] = []
     late_state = "away"
-    while loop.time() < deadline:
+    while True:
+        assert loop.time() < deadline, f"{hands} hands of {game} never finished"
         view = watcher.view or {}
         hand_id = view.get("hand_id")
         if hand_id and hand_id not in seen:
@@ -83,6 +87,9 @@ async def play(
         assert action is not None
         await asyncio.wait_for(mover.act(action), 5)
         await asyncio.sleep(0.015)  # under the server's per-address message rate
+    actor = live.services.lobby.get(table_id)
+    assert actor is not None
+    await actor.pause("the test has played its hands")
     await live.services.writer.flush()
     for person in [*people, late, watcher]:
         await person.close()

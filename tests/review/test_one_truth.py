@@ -149,6 +149,7 @@ async def test_a_void_hand_and_a_restart_leave_every_figure_the_ledgers(
     try:
         table_id, people, _ = await play(live, "vingt-un", hands=2, players=3, seed=5)
         actor = live.services.lobby.tables[table_id]
+        await actor.resume()  # play paused it: the hand to void is dealt on
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
         while actor.hand_id is None:  # the next hand is dealt by itself (short clocks)

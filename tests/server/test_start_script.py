@@ -39,7 +39,9 @@ def run_start_script(database_url: str, tmp_path: Path) -> None:
         ["sh", "docker/start.sh"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
     )
     try:
-        deadline = time.monotonic() + 60  # for a stuck start only
+        deadline = (
+            time.monotonic() + 180
+        )  # for a stuck start only (a migration and a start on a busy machine)
         while True:
             try:
                 health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
