@@ -32,7 +32,7 @@ export function renderRoomChooser() {
     event.preventDefault();
     const options = ready.checked ? { start: "when_ready" } : {};
     const sent = socket.send({ type: "switch_game", game: select.value, options });
-    note.textContent = sent ? "Switching… (between hands only)" : "Not while the connection is down.";
+    note.textContent = sent ? "Switching… (a hand in play ends first)" : "Not while the connection is down.";
   });
   fill(box, title, form, handOverForm());
 }

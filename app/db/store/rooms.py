@@ -157,7 +157,7 @@ async def switch_room(session: AsyncSession, switch: Switch) -> list[Moved]:
     room.current_table_id = switch.new_table_id
     if switch.created_by is not None:
         room.host_id = switch.created_by  # the table's host when it switched: the room's
-        detail = {"room_id": switch.room_id, "to_table_id": switch.new_table_id}
+        detail: dict[str, Any] = {"room_id": switch.room_id, "to_table_id": switch.new_table_id}
         detail |= {"game": switch.game, "options": switch.options}
         await table_host_acted(
             session, switch.old_table_id, switch.created_by, "switch_game", detail
