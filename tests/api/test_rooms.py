@@ -464,3 +464,38 @@ async def test_one_host_the_tables_handed_on_at_the_table_is_the_rooms(database_
             await p.close()
     finally:
         await live.stop()
+
+
+async def test_a_player_the_switch_seated_sat_at_that_table_for_every_review(
+    database_url: str,
+) -> None:
+    """A private room's player whose stack a switch moved to a table sat there (as a buy-in
+    seats one elsewhere): once the room has moved on again, that table, its hands and the
+    room's settle-up are still theirs to read, and still hidden from anyone else."""
+    live = LiveServer(make_settings(database_url))
+    await live.start()
+    try:
+        ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
+        opened = await open_room(
+            ada, "vingt-un", private=True, options={**FRIENDS, "approval": False}
+        )
+        tables = [opened["table_id"]]
+        for p in (ada, ben):
+            await p.connect(tables[0], invite=opened["invite_code"])
+            await p.sit(200)
+        for game in ("greek-31", "vingt-un"):
+            await switch(ada, game)
+            tables.append((await closed_with(ada))[0]["table_id"])
+            await closed_with(ben)
+            for p in (ada, ben):
+                await p.connect(tables[-1])
+        middle = tables[1]  # Ben never bought in there, and sits there no more
+        for path in (f"/api/settle?table_id={middle}", f"/api/tables/{middle}/hands"):
+            assert (await ben.http.get(path)).status_code == 200, path
+            assert (await cy.http.get(path)).status_code == 404, path
+        settled = await ben.http.get("/api/settle", params={"room": opened["room_id"]})
+        assert settled.status_code == 200, settled.text
+        for p in (ada, ben, cy):
+            await p.close()
+    finally:
+        await live.stop()
