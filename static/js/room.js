@@ -8,6 +8,14 @@ import { api } from "./api.js";
 import { $, fill, h, humanize } from "./dom.js";
 import { invite, log, room, showTable, socket, state } from "./table-context.js";
 
+let refillHandOver = null; // the hand-over list, filled again from the seats of a new view
+
+/** A new view: the host's hand-over list follows who is seated (room.js builds it before the
+ *  first view, and again at each new table). */
+export function roomViewChanged() {
+  if (refillHandOver) refillHandOver();
+}
+
 /** The host's game chooser: a labelled form (the game, and whether to wait for Ready). */
 export function renderRoomChooser() {
   const box = $("#room-box");
@@ -16,6 +24,7 @@ export function renderRoomChooser() {
   const host = state.me && state.me.player_id === room.host_id;
   const title = h("h2", { class: "room-title small", id: "room-title" }, `Room: ${room.name}`);
   if (!host) {
+    refillHandOver = null;
     fill(box, title, h("p", { class: "muted small" }, "The room's host chooses the game; this page follows."));
     return;
   }
@@ -50,6 +59,9 @@ function handOverForm() {
     if (chosen) select.value = chosen;
   };
   fillPlayers();
+  refillHandOver = () => {
+    if (document.activeElement !== select) fillPlayers(); // never under the reader's hand
+  };
   select.addEventListener("focus", fillPlayers);
   select.addEventListener("pointerdown", fillPlayers);
   const note = h("p", { class: "small", id: "room-host-note", role: "status" });
