@@ -34,7 +34,7 @@ export function renderRoomChooser() {
   const note = h("p", { class: "small", id: "room-note", role: "status" });
   const form = h("form", { class: "room-form", id: "room-form", "aria-labelledby": "room-title" },
     h("label", { for: "room-game" }, "Next game "), select,
-    h("label", { class: "small" }, ready, " Wait for everyone to be Ready"),
+    h("label", { class: "small room-ready" }, ready, " Wait for everyone to be Ready"),
     h("button", { type: "submit", class: "btn btn-small", id: "room-switch" }, "Switch game"),
     note);
   form.addEventListener("submit", (event) => {

@@ -309,6 +309,12 @@ def test_an_evening_in_one_room(server: Server, chromium: Any) -> None:
             expect(page.locator(f'.seat.is-you[data-seat="{seat}"]')).to_be_visible()
         expect(zed.locator(".seat.is-you")).to_have_count(0)
         assert [h["status"] for h in hands_of(ada, room_id)] == ["finished"]
+        # the host's column holds her panel, the link and the room's chooser within its width
+        wide, inside = ada.evaluate(
+            "() => { const side = document.querySelector('.side');"
+            " return [side.scrollWidth, side.clientWidth]; }"
+        )
+        assert wide <= inside, (wide, inside)
         # the host may hand the room to any of the friends seated at the new table
         expect(ada.locator("#room-host-to option")).to_have_text(list(FRIENDS[1:]))
         for page in friends:  # and the link to share is still the evening's one
