@@ -51,9 +51,9 @@ def refusal(core: TableCore) -> ProtocolError | None:
 
 def waits_for_hand(core: TableCore) -> bool:
     """Whether a switch refused now may wait for the hand in play to end instead: a hand is
-    in play at a table still running, and no En og tredive match, whose hands go on after
-    this one (docs/rules.md §0.15)."""
-    if core.closed or core.stopped or core.suspended:
+    in play at a table still running (not paused: that is refused as ``table_paused``), and
+    no En og tredive match, whose hands go on after this one (docs/rules.md §0.15)."""
+    if core.closed or core.stopped or core.suspended or core.status == "paused":
         return False
     if core.hand is None and not core.engine.in_hand:
         return False
