@@ -1,4 +1,4 @@
-"""The evening of issue 27's check, in Chromium, through one room's link (docs/rules.md §0.12,
+"""A friends' evening in one room, in Chromium, through its one link (docs/rules.md §0.12,
 §0.15; docs/protocol/socket.md §5.11-5.13; docs/protocol/rest.md "Rooms").
 
 Ada opens a private room of Vingt-un from the lobby's form ("Open as a room", "Private table":
