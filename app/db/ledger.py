@@ -43,11 +43,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from app.db.account_ids import HOUSE as HOUSE
+from app.db.account_ids import STACK as STACK
 from app.db.account_ids import bankroll as bankroll
 from app.db.account_ids import parse_account
 from app.db.account_ids import stack as stack
 from app.db.account_ids import table_account as table_account
 from app.db.models import Account, LedgerEntry, utcnow
+
+ROOM_SWITCH = "room switch"
+"""The reason of a room's switch moving a stack to the new table (``stack:old:P`` ->
+``stack:new:P``, app/db/store/rooms.py): the player's sit there, as a buy-in is elsewhere."""
 
 BOTS = "bots"
 """The bots' bank: the one account every bot buys in from and brings its stack home to,

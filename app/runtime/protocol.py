@@ -528,7 +528,11 @@ KINDS: tuple[Kind[Any], ...] = (
                 ErrorCode.NOT_ALLOWED,
                 "from anyone but the room's host; at a table that is no room's; in cluster mode",
             ),
-            Refusal(ErrorCode.ILLEGAL_ACTION, "a hand (a match) in play; a buy-in on its way"),
+            Refusal(
+                ErrorCode.ILLEGAL_ACTION,
+                "an En og tredive match in play; a buy-in on its way (a hand in play: the "
+                "switch waits for it to end)",
+            ),
             Refusal(ErrorCode.TABLE_PAUSED, "while the host has paused the table"),
             Refusal(ErrorCode.TABLE_CLOSED, "the room is closed, or has left this table"),
         ),

@@ -216,7 +216,9 @@ class Rooms:
         """The host's ``switch_game`` at the room's table (docs/protocol/socket.md §5.12).
         Refused, changing nothing: ``table_closed`` (the room is closed, or not at this
         table), ``not_allowed`` (not the room's host), ``bad_message`` (a game not offered,
-        options the game refuses), ``illegal_action`` (a hand or a match in play)."""
+        options the game refuses), ``illegal_action`` (a match in play, a buy-in on its way).
+        Asked while a hand is in play, the switch waits for it to end: no next hand is dealt
+        meanwhile, and everyone is told (``room_switch_next``)."""
         room = self.rooms.get(actor.room_id or "")
         if room is None or room.status != "open" or room.table_id != actor.table_id:
             raise ProtocolError(ErrorCode.TABLE_CLOSED, "the room has left this table")
@@ -290,4 +292,4 @@ class Rooms:
                 "game": ask.game,
             }
 
-        await actor.switch_room(plan, built)
+        await actor.switch_room(plan, built, after_hand=(ask.game, cls.title))

@@ -8,6 +8,14 @@ import { api } from "./api.js";
 import { $, fill, h, humanize } from "./dom.js";
 import { invite, log, room, showTable, socket, state } from "./table-context.js";
 
+let refillHandOver = null; // the hand-over list, filled again from the seats of a new view
+
+/** A new view: the host's hand-over list follows who is seated (room.js builds it before the
+ *  first view, and again at each new table). */
+export function roomViewChanged() {
+  if (refillHandOver) refillHandOver();
+}
+
 /** The host's game chooser: a labelled form (the game, and whether to wait for Ready). */
 export function renderRoomChooser() {
   const box = $("#room-box");
@@ -16,6 +24,7 @@ export function renderRoomChooser() {
   const host = state.me && state.me.player_id === room.host_id;
   const title = h("h2", { class: "room-title small", id: "room-title" }, `Room: ${room.name}`);
   if (!host) {
+    refillHandOver = null;
     fill(box, title, h("p", { class: "muted small" }, "The room's host chooses the game; this page follows."));
     return;
   }
@@ -25,14 +34,14 @@ export function renderRoomChooser() {
   const note = h("p", { class: "small", id: "room-note", role: "status" });
   const form = h("form", { class: "room-form", id: "room-form", "aria-labelledby": "room-title" },
     h("label", { for: "room-game" }, "Next game "), select,
-    h("label", { class: "small" }, ready, " Wait for everyone to be Ready"),
+    h("label", { class: "small room-ready" }, ready, " Wait for everyone to be Ready"),
     h("button", { type: "submit", class: "btn btn-small", id: "room-switch" }, "Switch game"),
     note);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const options = ready.checked ? { start: "when_ready" } : {};
     const sent = socket.send({ type: "switch_game", game: select.value, options });
-    note.textContent = sent ? "Switching… (between hands only)" : "Not while the connection is down.";
+    note.textContent = sent ? "Switching… (a hand in play ends first)" : "Not while the connection is down.";
   });
   fill(box, title, form, handOverForm());
 }
@@ -50,6 +59,9 @@ function handOverForm() {
     if (chosen) select.value = chosen;
   };
   fillPlayers();
+  refillHandOver = () => {
+    if (document.activeElement !== select) fillPlayers(); // never under the reader's hand
+  };
   select.addEventListener("focus", fillPlayers);
   select.addEventListener("pointerdown", fillPlayers);
   const note = h("p", { class: "small", id: "room-host-note", role: "status" });

@@ -32,6 +32,8 @@ export function describeTableEvent(event, ctx) {
       return `${who} takes ${Number.isInteger(event.seconds) ? event.seconds : "some"} more seconds from the time bank.`;
     case "room_switch": // a room's new table begins with it (docs/protocol/socket.md §5.12)
       return `The room switched from ${event.from_title || ctx.humanize(event.from_game || "")} to ${event.title || ctx.humanize(event.game || "")}.`;
+    case "room_switch_next": // asked during a hand: the room moves on once it ends (§5.12)
+      return `The room switches to ${event.title || ctx.humanize(event.game || "")} once this hand ends.`;
     default:
       return describeHostEvent(event, ctx);
   }
@@ -75,6 +77,7 @@ export function chipCount(n, ctx) {
 
 export const TABLE_EVENTS = new Set([
   "sit", "leave", "top_up", "hand_start", "hand_end", "hand_void", "ready", "deal_now", "sat_out", "came_back", "time_bank", "room_switch",
+  "room_switch_next",
   "seat_request", "host_approve", "host_refuse", "host_pause", "host_resume", "host_unseat", "host_make_host",
   "host_close", "host_set_options",
 ]);

@@ -2,7 +2,7 @@
 // server gives it to) and the table's options.
 import { api } from "./api.js";
 import { $, fill, h, toast } from "./dom.js";
-import { invite, summary, tableId } from "./table-context.js";
+import { invite, room, summary, tableId } from "./table-context.js";
 
 /** A private table: show its invite link to those the server gives it to (opener, players). */
 export async function renderInvite() {
@@ -18,7 +18,13 @@ export async function renderInvite() {
     box.hidden = true;
     return;
   }
-  const link = new URL(table.invite_path, location.origin).href;
+  // a room's page shares the room's one link, the same all evening (its tables share its
+  // invite), never the link of the table it plays at now, which closes at the next switch
+  const path = new URL(table.invite_path, location.origin);
+  const code = path.searchParams.get("invite");
+  const link = room
+    ? new URL(`/rooms/${encodeURIComponent(room.room_id)}${code ? `?invite=${encodeURIComponent(code)}` : ""}`, location.origin).href
+    : path.href;
   const input = h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
   const copy = h("button", { type: "button", class: "btn btn-small", onclick: async () => {
     try {
@@ -29,7 +35,10 @@ export async function renderInvite() {
       toast("Select the link and copy it.", "warn");
     }
   } }, "Copy");
-  fill(box, h("p", { class: "small muted" }, "A private table: share this link to invite people."), h("div", { class: "invite-row" }, input, copy));
+  const words = room
+    ? "A private room: share this link to invite people. It stays the same for every game."
+    : "A private table: share this link to invite people.";
+  fill(box, h("p", { class: "small muted" }, words), h("div", { class: "invite-row" }, input, copy));
   box.hidden = false;
 }
 

@@ -19,7 +19,7 @@ import { gameChoices, renderPresence } from "./presence.js";
 import { renderSeats, turnSeats } from "./seats.js";
 import { renderSignIn, showWhoami } from "./signin.js";
 import { describe, renderResultBox, resultDeltas } from "./story.js";
-import { followRoom, renderRoomChooser } from "./room.js";
+import { followRoom, renderRoomChooser, roomViewChanged } from "./room.js";
 import { gameId, log, page, socket, state, summary } from "./table-context.js";
 import { renderInvite, renderOptions } from "./table-info.js";
 import { addBot, closeTable, leave, mayAddBot, mayCloseTable, sit, topUp } from "./table-seat-actions.js";
@@ -125,6 +125,7 @@ function renderAll(prev) {
   $("#table-name").textContent = t.name || summary.name;
   renderHostBadge(closed ? null : view);
   renderHostPanel($("#host-panel"), closed ? {} : view, { disabled: state.conn !== "open" });
+  roomViewChanged();
 
   renderSettlement(view);
   const center = $("#game-center");

@@ -198,35 +198,73 @@ async def test_the_host_switches_the_game_and_everyone_follows(live: LiveServer)
         await p.close()
 
 
-async def test_no_switch_while_a_hand_is_in_play_nor_once_the_room_has_left(
-    live: LiveServer,
+async def test_a_switch_asked_during_a_hand_waits_for_it_and_none_once_the_room_has_left(
+    database_url: str,
 ) -> None:
-    ada, ben = [await Player.join(live, n) for n in ("Ada", "Ben")]
-    opened = await open_room(ada, "vingt-un", options={"start": "when_ready"})
-    first = opened["table_id"]
-    for p in (ada, ben):
-        await p.connect(first)
-    await ada.sit(100)
-    await ben.sit(100)
-    actor = live.services.lobby.get(first)
-    assert actor is not None
-    for p in (ada, ben):
-        assert (await p.act({"kind": "ready"}))["type"] == "ack"
-    await until(lambda: actor.core.hand is not None, "a hand dealt")
-    await switch(ada, "greek-31")
-    refused = await ada.next_of("error")
-    assert refused["code"] == "illegal_action" and "hand" in refused["message"]
-    assert not actor.closed
+    """The host asks for the next game while a hand is in play: nothing is refused, everyone
+    is told the room moves on once the hand ends, no next hand is dealt, and the switch is
+    made as soon as the hand is over (a host need not catch the pause between hands)."""
+    live = LiveServer(make_settings(database_url, next_hand_seconds=0.0))
+    await live.start()
+    try:
+        ada, ben = [await Player.join(live, n) for n in ("Ada", "Ben")]
+        opened = await open_room(ada, "vingt-un", options={"start": "when_ready"})
+        first = opened["table_id"]
+        for p in (ada, ben):
+            await p.connect(first)
+        await ada.sit(100)
+        await ben.sit(100)
+        actor = live.services.lobby.get(first)
+        assert actor is not None
+        for p in (ada, ben):
+            assert (await p.act({"kind": "ready"}))["type"] == "ack"
+        await until(lambda: actor.core.hand is not None, "a hand dealt")
+        await switch(ada, "greek-31")
 
-    # a room that is closed (or has left this table) switches nothing
-    room = live.services.lobby.rooms.get(opened["room_id"])
-    assert room is not None
-    room.status = "closed"
-    await switch(ada, "greek-31")
-    assert (await ada.next_of("error"))["code"] == "table_closed"
-    room.status = "open"
-    for p in (ada, ben):
-        await p.close()
+        def next_told() -> list[dict[str, Any]]:
+            story = [e for m in ben.states for e in m.get("story", []) + m.get("events", [])]
+            return [e for e in story if e["kind"] == "room_switch_next"]
+
+        await until(next_told, "the switch after the hand told")
+        assert [(e["game"], e["title"]) for e in next_told()] == [("greek-31", "Greek 31")]
+        message = (ben.view or {})["table"]["message"]
+        assert message == "The room switches to Greek 31 once this hand ends."
+        assert not ada.errors and not actor.closed
+        # the hand is played to its end; the switch follows it, and no second hand is dealt
+        rng = random.Random(3)
+        while not actor.closed:
+            for person in (ada, ben):
+                game = [t for t in (person.view or {}).get("legal", []) if t["kind"] not in TABLE]
+                if game and not actor.closed:
+                    try:
+                        await person.act(random_action(game, rng))
+                    except ConnectionError:  # the switch closed the socket meanwhile
+                        break
+            await asyncio.sleep(0.01)
+        await until(lambda: ben.ws.close_code is not None, "Ben's socket closed")
+        assert ben.ws.close_code == 4301
+        switched = next(m for m in ben.notices if m["type"] == "room_switch")
+        assert switched["game"] == "greek-31"
+        assert actor.hands_played == 1
+        hands = (await ada.http.get(f"/api/hands?table_id={first}")).json()["hands"]
+        assert [h["status"] for h in hands] == ["finished"]
+        await ada.connect(switched["table_id"])
+        assert {s["name"] for s in (ada.view or {})["seats"] if s.get("name")} == {"Ada", "Ben"}
+
+        # a room that is closed (or has left this table) switches nothing
+        second = live.services.lobby.get(switched["table_id"])
+        assert second is not None
+        room = live.services.lobby.rooms.get(opened["room_id"])
+        assert room is not None
+        room.status = "closed"
+        await switch(ada, "trianta-ena")
+        assert (await ada.next_of("error"))["code"] == "table_closed"
+        room.status = "open"
+        assert not second.closed
+        for p in (ada, ben):
+            await p.close()
+    finally:
+        await live.stop()
 
 
 async def test_a_table_of_its_own_has_no_switch(live: LiveServer) -> None:
@@ -390,6 +428,41 @@ async def test_one_host_the_tables_handed_on_at_the_table_is_the_rooms(database_
             lambda v: (v["table"].get("host") or {}).get("player_id") == ada.player_id
         )
         await audit(live)
+        for p in (ada, ben, cy):
+            await p.close()
+    finally:
+        await live.stop()
+
+
+async def test_a_player_the_switch_seated_sat_at_that_table_for_every_review(
+    database_url: str,
+) -> None:
+    """A private room's player whose stack a switch moved to a table sat there (as a buy-in
+    seats one elsewhere): once the room has moved on again, that table, its hands and the
+    room's settle-up are still theirs to read, and still hidden from anyone else."""
+    live = LiveServer(make_settings(database_url))
+    await live.start()
+    try:
+        ada, ben, cy = [await Player.join(live, n) for n in ("Ada", "Ben", "Cy")]
+        opened = await open_room(
+            ada, "vingt-un", private=True, options={**FRIENDS, "approval": False}
+        )
+        tables = [opened["table_id"]]
+        for p in (ada, ben):
+            await p.connect(tables[0], invite=opened["invite_code"])
+            await p.sit(200)
+        for game in ("greek-31", "vingt-un"):
+            await switch(ada, game)
+            tables.append((await closed_with(ada))[0]["table_id"])
+            await closed_with(ben)
+            for p in (ada, ben):
+                await p.connect(tables[-1])
+        middle = tables[1]  # Ben never bought in there, and sits there no more
+        for path in (f"/api/settle?table_id={middle}", f"/api/tables/{middle}/hands"):
+            assert (await ben.http.get(path)).status_code == 200, path
+            assert (await cy.http.get(path)).status_code == 404, path
+        settled = await ben.http.get("/api/settle", params={"room": opened["room_id"]})
+        assert settled.status_code == 200, settled.text
         for p in (ada, ben, cy):
             await p.close()
     finally:

@@ -9,8 +9,9 @@ the holders of its invite and the host. That rule is :func:`hidden_table`, a con
 tables it hides.
 
 "Ever sat at it": a seat always begins with a buy-in of at least one chip, which the ledger
-records with the table's id (``app/db/store/seats.py: sit``), so a player who played a hand
-there has one; a player seated now counts too.
+records with the table's id (``app/db/store/seats.py: sit``), or, at a room's new table, with
+the stack the switch moved there (``room switch``, app/db/store/rooms.py), so a player who
+played a hand there has one; a player seated now counts too.
 """
 
 from __future__ import annotations
@@ -40,13 +41,19 @@ class Reader:
 
 
 def _sat_at(player_id: str) -> ColumnElement[bool]:
-    """The player ever sat at the ``tables`` row in hand: a buy-in there (the ledger's
-    ``ix_ledger_table_reason`` finds it), or a seat there now."""
+    """The player ever sat at the ``tables`` row in hand: a buy-in there, or a room's switch
+    that brought their stack there (the ledger's ``ix_ledger_table_reason`` finds either), or
+    a seat there now."""
     return or_(
         exists().where(
             LedgerEntry.table_id == GameTable.id,
             LedgerEntry.reason == "buy-in",
             LedgerEntry.source == ledger.bankroll(player_id),
+        ),
+        exists().where(
+            LedgerEntry.table_id == GameTable.id,
+            LedgerEntry.reason == ledger.ROOM_SWITCH,
+            LedgerEntry.target == f"{ledger.STACK}:" + GameTable.id + f":{player_id}",
         ),
         exists().where(Seat.table_id == GameTable.id, Seat.player_id == player_id),
     )

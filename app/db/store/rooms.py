@@ -135,7 +135,7 @@ async def switch_room(session: AsyncSession, switch: Switch) -> list[Moved]:
                     old,
                     ledger.stack(switch.new_table_id, seat.player_id),
                     brought,
-                    "room switch",
+                    ledger.ROOM_SWITCH,
                     table_id=switch.new_table_id,
                 )
         home = stack - brought

@@ -142,6 +142,9 @@ class TableActor:
         self._timer_turn = 0
         self._house_refresh: Cancellable | None = None
         self._chores: set[asyncio.Task[None]] = set()
+        self._after_hand: tuple[Callable[..., Job], Callable[[], Awaitable[Any]]] | None = None
+        """A room's switch asked for during a hand (its ``plan`` and ``built``, as
+        :meth:`switch_room` takes them): run once the hand ends (:meth:`_switch_if_due`)."""
         if self.core.house is not None:
             self.core.house.listen(table_id, self._house_moved)
 
@@ -298,6 +301,7 @@ class TableActor:
                 due, self._due = self._due, Effects()
                 _merge(due, self.core.take_effects())
                 await self._carry_out(due)
+                self._switch_if_due()
 
     def _take(self, fx: Effects) -> None:
         """A step's effects, carried out at the section's end."""
@@ -696,25 +700,68 @@ class TableActor:
         self,
         plan: Callable[[list[tuple[int, SeatInfo, int]], list[Any]], Job],
         built: Callable[[], Awaitable[dict[str, Any]]],
+        *,
+        after_hand: tuple[str, str] | None = None,
     ) -> bool:
         """A room leaves this table (app/runtime/rooms.py), all under the lock: the chips it
         holds released to the stacks, ``plan`` makes the switch's one job of them (``store
         .switch_room``, as the hosting writes a new table), it is committed, then ``built``
         (the new table made from the database) gives the ``room_switch`` frame every watcher
         is told before its socket closes. A refusal (:func:`switch.refusal`) raises, changing
-        nothing; a failed job stops the table (it is rebuilt from the database): False."""
+        nothing; a failed job stops the table (it is rebuilt from the database): False.
+
+        ``after_hand`` (the next game's id and title): asked while a hand is in play, the
+        switch waits for it to end instead of being refused; no next hand is dealt
+        meanwhile and everyone is told (:func:`switch.wait_for_hand`); False is returned."""
         async with self.lock:
             refused = switch.refusal(self.core)
             if refused is not None:
-                raise refused
-            fx = Effects(stop=True)
-            fx.jobs.append(plan(*switch.release(self.core)))
-            await self._carry_out(fx)
-            if self.core.suspended:
+                if after_hand is None or not switch.waits_for_hand(self.core):
+                    raise refused
+                self._after_hand = (plan, built)
+                await self._carry_out(switch.wait_for_hand(self.core, *after_hand))
                 return False
-            frame = await built()
-            self._tell(switch.switched(self.core, frame))
-            return True
+            self._after_hand = None
+            return await self._switch(plan, built)
+
+    async def _switch(
+        self,
+        plan: Callable[[list[tuple[int, SeatInfo, int]], list[Any]], Job],
+        built: Callable[[], Awaitable[dict[str, Any]]],
+    ) -> bool:
+        """The switch itself, under the lock (:meth:`switch_room`)."""
+        fx = Effects(stop=True)
+        fx.jobs.append(plan(*switch.release(self.core)))
+        await self._carry_out(fx)
+        if self.core.suspended:
+            return False
+        frame = await built()
+        self._tell(switch.switched(self.core, frame))
+        return True
+
+    def _switch_if_due(self) -> None:
+        """A section ended: a switch that waited for the hand runs now if it may (the hand
+        is over, nobody's buy-in on its way, the table not paused)."""
+        if self._after_hand is None:
+            return
+        if self.core.closed or self.core.stopped or self.core.suspended:
+            self._after_hand = None  # the table went: so did the room's move from it
+            return
+        if switch.refusal(self.core) is None:
+            self._spawn(self._switch_waited())
+
+    async def _switch_waited(self) -> None:
+        async with self.lock:
+            pending, self._after_hand = self._after_hand, None
+            if pending is None or switch.refusal(self.core) is not None:
+                self._after_hand = self._after_hand or pending  # still waiting (or gone)
+                return
+            try:
+                await self._switch(*pending)
+            except Exception:
+                log.exception("table %s: the room's switch after the hand failed", self.table_id)
+                if not self.core.closed and not self.core.stopped:
+                    self._tell(switch.waited(self.core))
 
     async def room_begun(self) -> None:
         """A room's new table tells everyone the switch that made it."""

@@ -199,6 +199,10 @@ class TableCore(HostAtTable):
         self._alone_since: float | None = None
         self.draining = False
         """Cluster mode: no new hand is dealt here (the node hands its tables over)."""
+        self.switch_next: dict[str, Any] | None = None
+        """A room's switch its host asked for while a hand was in play (``game``, ``title``):
+        no new hand is dealt here; the actor switches once the hand ends
+        (app/runtime/table/switch.py ``wait_for_hand``). Not stored: a restart forgets it."""
         self.suspended = False
         """The table stopped because what it played could not be stored: it takes nothing
         more; it is rebuilt from the database when writes succeed again."""
@@ -543,6 +547,7 @@ class TableCore(HostAtTable):
             self.engine.in_hand
             or self.status != "open"
             or self.draining
+            or self.switch_next is not None
             or self.stopped
             or not self.engine.can_start()
             or self._waiting()
@@ -733,6 +738,7 @@ class TableCore(HostAtTable):
             NEXT_HAND in self._armed
             or self.status != "open"
             or self.draining
+            or self.switch_next is not None
             or self.engine.in_hand
             or self.engine.table_over
             or not self.engine.can_start()

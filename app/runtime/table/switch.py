@@ -49,6 +49,43 @@ def refusal(core: TableCore) -> ProtocolError | None:
     return None
 
 
+def waits_for_hand(core: TableCore) -> bool:
+    """Whether a switch refused now may wait for the hand in play to end instead: a hand is
+    in play at a table still running (not paused: that is refused as ``table_paused``), and
+    no En og tredive match, whose hands go on after this one (docs/rules.md §0.15)."""
+    if core.closed or core.stopped or core.suspended or core.status == "paused":
+        return False
+    if core.hand is None and not core.engine.in_hand:
+        return False
+    match = getattr(core.engine, "match", None)
+    return not (match is not None and getattr(match, "seats", None))
+
+
+def wait_for_hand(core: TableCore, game: str, title: str) -> Effects:
+    """The host asked for the switch during a hand: no next hand is dealt here, and everyone
+    is told the room moves on to ``title`` once this hand ends (the story's
+    ``room_switch_next``, and the table's message)."""
+    core.switch_next = {"game": game, "title": title}
+    event = {
+        "kind": "room_switch_next",
+        "from_game": core.game_cls.id,
+        "from_title": core.game_cls.title,
+        "game": game,
+        "title": title,
+        "t": core.clock(),
+    }
+    core.story.tell(event, core.roster)
+    core.notice(f"The room switches to {title} once this hand ends.")
+    return core.refresh()
+
+
+def waited(core: TableCore) -> Effects:
+    """The switch that waited for the hand could not happen after all (the table closed, or
+    the room left it): the table deals on."""
+    core.switch_next = None
+    return core.refresh()
+
+
 def release(core: TableCore) -> tuple[list[tuple[int, SeatInfo, int]], list[Movement]]:
     """Every chip the table holds outside the stacks back to its owners' stacks, as a close
     between hands releases them (the game's ``release_all``): the ledger movements, and who
