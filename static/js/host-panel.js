@@ -124,8 +124,10 @@ export function renderHostPanel(el, view, { disabled = false } = {}) {
   }
 
   const specs = byKind.get("set_options")?.params?.options;
-  if (specs && typeof specs === "object") parts.push(optionsForm(specs, disabled));
-  else if (view.hand_id) parts.push(h("p", { class: "muted small" }, "The stakes and clocks may change between hands."));
+  if (specs && typeof specs === "object") {
+    parts.push(optionsForm(specs, disabled));
+    if (view.hand_id) parts.push(h("p", { class: "muted small" }, "A change now is for the next hand: this one keeps its stakes."));
+  }
   parts.push(h("p", { class: "field-error", id: "host-note", role: "status" }));
 
   el.hidden = false;

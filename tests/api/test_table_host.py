@@ -156,7 +156,7 @@ async def test_a_private_table_is_by_approval_unless_told_otherwise(live: LiveSe
     await ada.close()
 
 
-async def test_the_stakes_change_between_hands_and_not_during_one(live: LiveServer) -> None:
+async def test_the_stakes_change_between_hands_or_from_the_next_one(live: LiveServer) -> None:
     table_id, ada, ben = await a_table(live, approval=False)
     await ben.sit(100)
     view = await ada.wait_for(lambda v: "set_options" in host_kinds(v))
@@ -197,10 +197,16 @@ async def test_the_stakes_change_between_hands_and_not_during_one(live: LiveServ
     stake = next(t for t in staking["legal"] if t["kind"] == "stake")
     assert stake["params"]["amount"]["min"] == 20
     assert stake["params"]["amount"]["max"] <= 60
+    # during it a change is taken for the next hand: this one keeps its stakes
     mid = await host(ada, {"kind": "set_options", "options": {"min_bet": 30}})
-    assert mid["type"] == "error" and mid["code"] == "hand_in_play", mid
+    assert mid["type"] == "ack", mid
     assert "close" not in host_kinds(ada.view or {"table": {"host_legal": []}})
     assert actor.options["min_bet"] == 20
+    await ben.wait_for(lambda v: len(told(ben, "host_set_options")) == 2)
+    assert told(ben, "host_set_options")[1]["from_next_hand"] is True
+    view = await ada.wait_for(lambda v: "from the next hand" in (v["table"]["message"] or ""))
+    template = next(t for t in view["table"]["host_legal"] if t["kind"] == "set_options")
+    assert template["params"]["options"]["min_bet"]["value"] == 30  # what the next hand takes
     log = await host_log(live)
     assert any(
         row["action"] == "table_set_options" and row["detail"]["by"] == "table_host" for row in log

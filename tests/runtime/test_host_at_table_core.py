@@ -98,3 +98,51 @@ def test_an_approval_the_sit_refuses_changes_nothing() -> None:
     table.carry_out(table.core.take_effects())
     assert "ben" in table.core.requests and table.core.reserved == {}
     assert not [f for f in ada.frames[frames:] if f["type"] == "ack"]  # no ack left behind
+
+
+def test_stakes_changed_during_a_hand_are_in_force_from_the_next() -> None:
+    """The host may change the stakes during a hand (docs/rules.md §0.12): the hand is played
+    out under the old ones, the table's row has the new ones at once (a restart deals the
+    next hand under them), and the next hand is dealt under them."""
+    table = CoreTable(
+        game_class("greek-31"),
+        {"min_bet": 10, "max_bet": 50},
+        created_by="ada",
+        next_hand_seconds=1,
+    )
+    ada = table.watch("ada", "Ada")
+    for seat in (0, 1, 2):
+        table.sit(seat, f"bot{seat}", f"Bot {seat}", 500, bot=True)
+    core = table.core
+    for _ in range(400):
+        table.advance(0.05)
+        if core.hand is not None:
+            break
+    hand = core.hand
+    assert hand is not None
+    offered = {t["kind"] for t in ada.last_view()["table"]["host_legal"]}
+    assert "set_options" in offered and "close" not in offered  # close waits for the hand
+    fx, _ = core.host_act(ada, "h1", {"kind": "set_options", "options": {"min_bet": 20}})
+    table.carry_out(fx)
+    assert core.options["min_bet"] == 10 and core.coming_options["min_bet"] == 20
+    stored = [j for j in table.jobs if j.run.__name__ == "set_table_options"]
+    assert stored and stored[-1].args[-1]["min_bet"] == 20
+    told = [e for e in table.core.story.recent() if e.event["kind"] == "host_set_options"]
+    assert told[-1].event["options"] == {"min_bet": 20} and told[-1].event["from_next_hand"]
+    assert ada.last_view()["table"]["message"] == (
+        "The host changed the table's options: from the next hand."
+    )
+    template = next(t for t in ada.last_view()["table"]["host_legal"] if t["kind"] == "set_options")
+    assert template["params"]["options"]["min_bet"]["value"] == 20  # the form shows what's next
+    # a second change in the same hand is checked against the first (max 15 < min 20)
+    with pytest.raises(ProtocolError) as refused:
+        core.host_act(ada, "h2", {"kind": "set_options", "options": {"max_bet": 15}})
+    assert refused.value.code == ErrorCode.BAD_OPTIONS
+    table.carry_out(core.take_effects())
+    for _ in range(4000):
+        table.advance(0.05)
+        if core.hand is not None and core.hand is not hand:
+            break
+    assert core.hand is not None and core.hand is not hand, "no next hand was dealt"
+    assert core.options["min_bet"] == 20 and core.engine.options["min_bet"] == 20
+    assert core.pending_options == {}

@@ -617,6 +617,7 @@ class TableCore(HostAtTable):
         self.hand = None
         self.story.hand_ended(result, now)
         self._process_leaves()
+        self.options_after_hand()
 
     def stored_state(self) -> dict[str, Any]:
         """The between-hands state as stored with the table: the engine's snapshot, the
@@ -1201,6 +1202,7 @@ class TableCore(HostAtTable):
         self._fx.store(store.mark_void, hand.hand_id, reason)
         self.hand = None
         self.notice(reason)
+        self.options_after_hand()
 
     def _rebuilt_engine(
         self,

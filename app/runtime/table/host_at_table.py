@@ -103,6 +103,8 @@ class HostAtTable:
     host_name: str | None
     requests: dict[str, SeatRequest]
     refused_until: dict[str, float]
+    pending_options: dict[str, Any]
+    """Options the host changed during a hand: in force from the next one."""
 
     if TYPE_CHECKING:  # what it reads and calls of the core (app/runtime/table/core.py)
         table_id: str
@@ -134,6 +136,7 @@ class HostAtTable:
         def _process_leaves(self) -> None: ...
         def _changed(self, notify: Watcher | None = None) -> None: ...
         def _done(self) -> Effects: ...
+        def notice(self, text: str) -> None: ...
         def shut_down(self, reason: str, *, close_table: bool = False) -> Effects: ...
 
     def _init_host(self, host_id: str | None) -> None:
@@ -143,6 +146,7 @@ class HostAtTable:
         """Requests to sit waiting for the host, by player (at most one each)."""
         self.refused_until = {}
         """People the host refused, and until when (the table's clock) they may not ask."""
+        self.pending_options = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -216,10 +220,10 @@ class HostAtTable:
             out.append(legal("unseat", seat=one_of(unseat)))
         if people:
             out.append(legal("make_host", seat=one_of(people)))
+        live = self._live_specs()
+        if live:  # during a hand too: in force from the next one
+            out.append({"kind": "set_options", "params": {"options": live}})
         if not self.engine.in_hand:
-            live = self._live_specs()
-            if live:
-                out.append({"kind": "set_options", "params": {"options": live}})
             out.append(legal("close"))
         if self.requests:
             asking = list(self.requests)
@@ -229,9 +233,10 @@ class HostAtTable:
 
     def _live_specs(self) -> dict[str, Any]:
         """The options the host may change here, each as the games' listing gives it, with
-        its ``value`` in force."""
+        its ``value`` for the next hand (one changed during this hand: the new value)."""
+        coming = self.coming_options
         return {
-            spec.name: {**spec.public(), "value": self.options[spec.name]}
+            spec.name: {**spec.public(), "value": coming[spec.name]}
             for spec in self.game_cls.OPTIONS
             if spec.name in LIVE_OPTIONS and spec.name in self.options
         }
@@ -332,8 +337,14 @@ class HostAtTable:
             detail.update(player_id=info.player_id, name=info.name)
             self._fx.store(store.set_table_host, self.table_id, info.player_id)
         elif kind == "set_options":
-            self._apply_options(changed)
             detail = {"options": changed}
+            if self.engine.in_hand:  # the hand is played out under the options it began with
+                self.pending_options.update(changed)
+                detail["from_next_hand"] = True
+                self._fx.store(store.set_table_options, self.table_id, self.coming_options)
+                self.notice("The host changed the table's options: from the next hand.")
+            else:
+                self._apply_options(changed)
         elif kind == "approve" and seating is not None:
             del self.requests[seating.player_id]
             detail.update(name=seating.name, seat=seating.seat, buy_in=seating.buy_in)
@@ -354,7 +365,7 @@ class HostAtTable:
         self, kind: str, act_id: str | None, action: Action | None = None
     ) -> ProtocolError:
         """Why a host action that fits nothing offered is refused, in words."""
-        if kind in ("set_options", "close") and self.engine.in_hand:
+        if kind == "close" and self.engine.in_hand:
             return ProtocolError(
                 ErrorCode.HAND_IN_PLAY, f"{kind} waits for the hand in play to end", act_id
             )
@@ -388,7 +399,8 @@ class HostAtTable:
                     f"{name} cannot change on a live table; these can: {', '.join(live)}",
                     act_id,
                 )
-        merged = {**self.options, **given}
+        coming = self.coming_options
+        merged = {**coming, **given}
         try:
             checked = self.game_cls.OPTIONS_MODEL.check(merged)
             self.game_cls(checked, seeds=self.seeds)  # the engine checks what depends on others
@@ -396,7 +408,20 @@ class HostAtTable:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, err.message, act_id) from None
         except Exception as err:  # an engine's own check of its options
             raise ProtocolError(ErrorCode.BAD_OPTIONS, str(err), act_id) from None
-        return {k: checked[k] for k in given if checked[k] != self.options.get(k)} or dict(given)
+        return {k: checked[k] for k in given if checked[k] != coming.get(k)} or dict(given)
+
+    @property
+    def coming_options(self) -> dict[str, Any]:
+        """The options the next hand is dealt under: those in force, and those the host
+        changed during this hand."""
+        return {**self.options, **self.pending_options}
+
+    def options_after_hand(self) -> None:
+        """A hand is over: the options the host changed during it are in force now (the
+        table's row has them already)."""
+        if self.pending_options and not self.engine.in_hand:
+            changed, self.pending_options = self.pending_options, {}
+            self._apply_options(changed)
 
     def _apply_options(self, changed: dict[str, Any]) -> None:
         """Between hands: the engine is rebuilt with the new options, stacks and state as
