@@ -16,10 +16,12 @@ its seats name, as the record itself is read (:func:`app.review.history.public_r
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from app.review.history import filter_event, hand_result
 from app.runtime.records import SeatInfo
@@ -30,17 +32,35 @@ MAX_EVENTS = 500
 """At most this many events in the recent story a (re)connecting client receives."""
 
 
-@dataclass(slots=True, frozen=True)
 class Told:
-    """One event of the story and the players entitled to its cards (None: public)."""
+    """One event of the story and the players entitled to its cards (None: public).
 
-    event: dict[str, Any]
-    entitled: frozenset[str] | None
+    Once its hand is over an event is only read again by a (re)connecting client, so it is
+    kept as its JSON text (:meth:`compact`), a quarter of the memory of the dict: a table's
+    last hand is some 20-50 KiB of dicts, several KiB per connection (docs/performance.md)."""
+
+    __slots__ = ("_event", "entitled")
+
+    def __init__(self, event: dict[str, Any], entitled: frozenset[str] | None) -> None:
+        self._event: dict[str, Any] | bytes = event
+        self.entitled = entitled
+
+    @property
+    def event(self) -> dict[str, Any]:
+        event = self._event
+        return event if isinstance(event, dict) else orjson.loads(event)
+
+    def compact(self) -> None:
+        """Keep the event as its JSON text (what orjson cannot write stays as it is)."""
+        if isinstance(self._event, dict):
+            with contextlib.suppress(TypeError):
+                self._event = orjson.dumps(self._event)
 
     def for_viewer(self, player_id: str | None) -> dict[str, Any]:
+        event = self.event
         if self.entitled is None or (player_id is not None and player_id in self.entitled):
-            return self.event
-        return filter_event(self.event, None)  # marked private, read by someone else
+            return event
+        return filter_event(event, None)  # marked private, read by someone else
 
 
 class Story:
@@ -71,6 +91,8 @@ class Story:
         event = {"kind": "hand_end", "hand_id": result["hand_id"], "number": result["number"]}
         self.tell({**event, "result": result, "t": t}, {})
         self._last, self._current = self._current, []
+        for told in self._last:
+            told.compact()
         self.result = result
         self.result_fresh = True
 
@@ -92,6 +114,8 @@ class Story:
                 log.error("the last hand's record cannot be told: %r", err)
                 told, result = [], None
         self._last = told[-MAX_EVENTS:]
+        for kept in self._last:
+            kept.compact()
         self._current = [Told(dict(event), None) for event in voids][-MAX_EVENTS:]
         self._fresh = []
         self.result = result

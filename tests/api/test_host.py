@@ -34,6 +34,8 @@ ADMIN_CALLS: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/api/admin/settings", None),
     ("PUT", "/api/admin/settings", {"starting_bankroll": 5}),
     ("GET", "/api/admin/actions", None),
+    ("GET", "/api/admin/rooms", None),
+    ("POST", "/api/admin/rooms/x/close", {"reason": "home time"}),
 ]
 
 
