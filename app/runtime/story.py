@@ -42,7 +42,7 @@ class Told:
     __slots__ = ("_event", "entitled")
 
     def __init__(self, event: dict[str, Any], entitled: frozenset[str] | None) -> None:
-        self._event: dict[str, Any] | bytes = event
+        self._event: dict[str, Any] | str = event
         self.entitled = entitled
 
     @property
@@ -54,7 +54,8 @@ class Told:
         """Keep the event as its JSON text (what orjson cannot write stays as it is)."""
         if isinstance(self._event, dict):
             with contextlib.suppress(TypeError):
-                self._event = orjson.dumps(self._event)
+                # as text: orjson's bytes keep the 4 KiB buffer it wrote them in
+                self._event = orjson.dumps(self._event).decode()
 
     def for_viewer(self, player_id: str | None) -> dict[str, Any]:
         event = self.event

@@ -19,7 +19,7 @@ def test_a_finished_hands_events_are_kept_as_text_and_read_back_the_same() -> No
     before = {who: [t.for_viewer(who) for t in story.recent()] for who in ("ben", "ada", None)}
     story.hand_ended({"hand_id": "h1", "number": 1, "players": []}, 3.0)
     kept = story.recent()
-    assert all(isinstance(t._event, bytes) for t in kept)  # compact
+    assert all(isinstance(t._event, str) for t in kept)  # compact
     after = {who: [t.for_viewer(who) for t in kept[:2]] for who in ("ben", "ada", None)}
     assert after == before
     assert after["ben"][0]["cards"] == ["AS", "KH"]  # the entitled player sees the cards
