@@ -26,13 +26,13 @@ async def closed_with(ws: Any) -> tuple[int | None, str]:
     """Read ``ws`` until it closes: its close code and reason."""
     with pytest.raises(websockets.ConnectionClosed):
         while True:
-            await asyncio.wait_for(ws.recv(), 10)
+            await asyncio.wait_for(ws.recv(), 30)
     return ws.close_code, ws.close_reason
 
 
 async def next_chat(ws: Any) -> dict[str, Any]:
     while True:
-        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
         if message["type"] == "chat":
             return dict(message["message"])
 
@@ -51,7 +51,7 @@ async def test_signing_a_device_out_closes_its_open_sockets(live: LiveServer, ho
         websockets.connect(url + ada.token) as laptop,
     ):
         for ws in (phone, laptop):
-            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"
+            assert json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] == "state"
         await phone.send(json.dumps({"type": "chat", "text": "from the phone"}))
         assert (await next_chat(laptop))["text"] == "from the phone"
 
@@ -185,7 +185,7 @@ async def test_metrics_are_the_hosts_only(live: LiveServer) -> None:
 async def refused(server: LiveServer, table_id: str, query: str) -> tuple[Any, ...]:
     """What a socket to ``table_id`` answers before it closes: message, code and reason."""
     async with websockets.connect(f"{server.ws_url}/ws/tables/{table_id}{query}") as ws:
-        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        first = json.loads(await asyncio.wait_for(ws.recv(), 30))
         code, reason = await closed_with(ws)
     return first, code, reason
 

@@ -65,7 +65,7 @@ async def raw_request(live: LiveServer, head: bytes, body: bytes = b"") -> bytes
     try:
         writer.write(head + body)
         await writer.drain()
-        return await asyncio.wait_for(reader.read(65536), 5)
+        return await asyncio.wait_for(reader.read(65536), 30)
     finally:
         writer.close()
 
@@ -264,7 +264,7 @@ class RawConnection:
 
     async def response(self) -> bytes:
         """One response's head (a request's answer), read up to its blank line."""
-        return await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 5)
+        return await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 30)
 
     def close(self) -> None:
         self.writer.close()

@@ -401,7 +401,7 @@ UA_PHONE = (
 async def socket_answer(server: LiveServer, table_id: str, token: str) -> dict[str, Any]:
     """The first message a new table socket gets with ``token``."""
     async with websockets.connect(f"{server.ws_url}/ws/tables/{table_id}?token={token}") as ws:
-        return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+        return dict(json.loads(await asyncio.wait_for(ws.recv(), 30)))
 
 
 async def test_a_signed_out_device_is_refused_at_once_by_rest_and_new_sockets(

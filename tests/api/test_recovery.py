@@ -210,7 +210,7 @@ async def test_a_killed_server_restarts_with_every_chip_in_place(
 
     server.kill()
     for person in (banker, punter):
-        await asyncio.wait_for(person.close(), 10)
+        await asyncio.wait_for(person.close(), 30)
     await server.start()
 
     # The chips: nothing created, nothing lost, and the interrupted stake is back.

@@ -69,7 +69,7 @@ async def play_hands(server: BrowserServer, people: list[dict[str, Any]], hands:
             mover = rng.choice(movers)
             action = mover.random_legal(rng)
             assert action is not None
-            await asyncio.wait_for(mover.act(action), 5)
+            await asyncio.wait_for(mover.act(action), 30)
             await asyncio.sleep(0.02)
         assert len(seen) >= hands, f"only {len(seen)} hands dealt"
         # everyone stands up, so the table deals no more hands after the test's count

@@ -169,7 +169,7 @@ async def test_a_job_the_child_cannot_unpickle_is_answered_with_an_error(
         lost = writer.submit(job)
         kept = writer.submit(store.set_setting, "beside", 1)
         with pytest.raises(RuntimeError, match="did not unpickle"):
-            await asyncio.wait_for(lost, 10)
+            await asyncio.wait_for(lost, 60)
         await kept
     finally:
         del sys.modules[module.__name__]
@@ -182,7 +182,7 @@ async def test_a_failing_job_fails_alone_in_its_batch(
 ) -> None:
     gate = str(tmp_path / "gate")
     held = writer.submit(hold, gate)
-    await asyncio.wait_for(gated(gate), 10)
+    await asyncio.wait_for(gated(gate), 60)
     batches, rewritten = writer.batches, writer.rewritten
     futures = [
         writer.submit(store.set_setting, "a", 1),
@@ -237,13 +237,13 @@ async def test_a_child_that_dies_fails_what_waits_and_refuses_more(
 ) -> None:
     gate = str(tmp_path / "gate")
     held = writer.submit(hold, gate)
-    await asyncio.wait_for(gated(gate), 10)
+    await asyncio.wait_for(gated(gate), 60)
     queued = writer.submit(store.set_setting, "lost", 1)
     assert writer.pid is not None
     os.kill(writer.pid, signal.SIGKILL)
     for future in (held, queued):
         with pytest.raises(WriterGone):
-            await asyncio.wait_for(future, 10)
+            await asyncio.wait_for(future, 60)
     assert writer.pending == 0
     with pytest.raises(WriterGone):
         await writer.run(store.set_setting, "after", 1)

@@ -439,7 +439,7 @@ def test_a_flooder_is_closed_and_the_others_play_on(arena: Arena) -> None:
         await flooder.connect(arena.table.table_id)
         for _ in range(3000):
             await flooder.ws.send('{"type":"ping"}')
-        await asyncio.wait_for(flooder.ws.wait_closed(), 10)
+        await asyncio.wait_for(flooder.ws.wait_closed(), 30)
         await flooder.close()
         return flooder.ws.close_code, flooder.ws.close_reason
 

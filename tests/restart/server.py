@@ -308,10 +308,17 @@ def owner(account: str | None) -> str | None:
     return parts[2] if len(parts) == 3 else None
 
 
+LEAVE_MOVES = frozenset({"bets left in the pot", "pot won"})
+"""The one change of owner between hands the rules make (docs/rules.md §5.12): an En og
+tredive player who leaves a match between its rounds leaves their bets in the pot, and when
+that leaves one player in, that player wins the pot; both are written with the leave."""
+
+
 async def ledger_faults(database_url: str) -> list[str]:
-    """What in the stored ledger breaks "chips change owner only in settled hands". The bots'
-    bank and its bots are one owner: a bot's buy-in from the bank, and its chips home to it,
-    move no chip away from the house's bots (app/runtime/bot_pool.py)."""
+    """What in the stored ledger breaks "chips change owner only in settled hands" (but for
+    :data:`LEAVE_MOVES`). The bots' bank and its bots are one owner: a bot's buy-in from the
+    bank, and its chips home to it, move no chip away from the house's bots
+    (app/runtime/bot_pool.py)."""
     engine = make_engine(database_url)
     try:
         async with engine.connect() as conn:
@@ -351,6 +358,7 @@ async def ledger_faults(database_url: str) -> list[str]:
             and source is not None
             and target is not None
             and holder(source) != holder(target)
+            and reason not in LEAVE_MOVES
         ):
             faults.append(
                 f"entry {entry_id} moved {amount} from {source} to {target} ({reason!r}) "

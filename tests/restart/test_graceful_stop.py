@@ -86,7 +86,7 @@ async def test_one_sigterm_voids_one_hand_per_table_in_play(
     assert stored[bots].count("void") <= 1, stored[bots]
     assert stored[bots][-1] in ("void", "finished"), stored[bots]
     for person in people:
-        await asyncio.wait_for(person.ws.wait_closed(), 5)
+        await asyncio.wait_for(person.ws.wait_closed(), 30)
         closed = (person.ws.close_code, person.ws.close_reason)
         assert closed == (1001, "The server is restarting; back shortly"), (person.name, closed)
     log = server.output(20_000)

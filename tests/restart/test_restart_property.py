@@ -166,7 +166,7 @@ class Scenario:
     async def disconnect(self) -> None:
         for table in self.tables:
             for person in table.people:
-                await asyncio.wait_for(person.close(), 15)
+                await asyncio.wait_for(person.close(), 30)
 
     async def listing(self) -> dict[str, dict[str, Any]]:
         rows = await self.server.admin_json("GET", "/api/admin/tables")

@@ -60,7 +60,7 @@ async def restart(server: ServerProcess, how: str, people: list[Player]) -> list
     """Stop (``sigterm``/``sigkill``), start again; the same people on the new address."""
     server.stop(how)
     for person in people:
-        await asyncio.wait_for(person.close(), 15)
+        await asyncio.wait_for(person.close(), 30)
     await server.start()
     return [again(server, person) for person in people]
 
@@ -209,7 +209,7 @@ async def test_a_database_as_the_old_server_left_it_starts(
     await write_state(database_url, table_id, old)
 
     for person in people:
-        await asyncio.wait_for(person.close(), 15)
+        await asyncio.wait_for(person.close(), 30)
     await server.start()
     ben = again(server, people[1])
     row = (await listed(server)).get(table_id)
@@ -279,7 +279,7 @@ async def test_tables_with_garbage_states_are_closed_and_the_rest_come_back(
         await write_state(database_url, spoilt["trente-et-quarante"], "garbage")
 
     for person in [host, *people]:
-        await asyncio.wait_for(person.close(), 15)
+        await asyncio.wait_for(person.close(), 30)
     await server.start()
 
     rows = await listed(server)

@@ -123,7 +123,7 @@ async def test_the_story_and_the_void_hand_survive_a_kill(
 
     server.kill()  # hand 2 in play
     for person in (ada, ben, spectator):
-        await asyncio.wait_for(person.close(), 15)
+        await asyncio.wait_for(person.close(), 30)
     await server.start()
     ada, ben, spectator = [
         Player(server.base_url, server.ws_url, p.name, p.token, p.info)

@@ -85,7 +85,7 @@ async def play(
         mover = rng.choice(movers)
         action = mover.random_legal(rng)
         assert action is not None
-        await asyncio.wait_for(mover.act(action), 5)
+        await asyncio.wait_for(mover.act(action), 30)
         await asyncio.sleep(0.015)  # under the server's per-address message rate
     actor = live.services.lobby.get(table_id)
     assert actor is not None

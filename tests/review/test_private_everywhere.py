@@ -76,7 +76,7 @@ async def play(table_id: str, people: list[Player], hands: int, invite: str | No
         mover = rng.choice(movers)
         action = mover.random_legal(rng)
         assert action is not None
-        await asyncio.wait_for(mover.act(action), 5)
+        await asyncio.wait_for(mover.act(action), 30)
         await asyncio.sleep(0.015)
     else:
         raise AssertionError(f"fewer than {hands} hands were played")
