@@ -84,6 +84,13 @@ class AddressCount:
             del self.open[address]
 
 
+LINGER_SECONDS = 2.0
+"""After a 408, how long what the client still sends is read and dropped before the
+connection closes. Closed with the client's bytes unread, the connection would be reset
+(RST), and a client still sending (a drip) could lose the 408 before reading it; half-closed
+first (FIN after the 408), it reads the answer and the end (a lingering close, as nginx's)."""
+
+
 class GuardedHttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with deadlines for a request's headers and body and a
     cap on connections per address. :func:`guarded_protocol` makes a subclass carrying one
@@ -99,6 +106,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_for = ""  # "headers", "body" or "" (the deadline that is armed)
         self._counted: str | None = None  # the address this connection is counted under
+        self._lingering = False  # answered 408: what comes is dropped until it closes
 
     # -- the deadlines
 
@@ -123,7 +131,19 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             return
         if self._waiting_for == "headers" and self._idle():
             self.transport.write(TIMED_OUT)  # the client may read why; nothing else is owed
+            if self.transport.can_write_eof():
+                self._linger()
+                return
         self.transport.close()
+
+    def _linger(self) -> None:
+        """The 408 is written: end our side (FIN after it), drop what the client still
+        sends, and close after :data:`LINGER_SECONDS` at the most (or when the client ends
+        its side)."""
+        self._lingering = True
+        self.transport.write_eof()
+        self._waiting_for = ""
+        self._deadline = self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     # -- uvicorn's protocol, hooked
 
@@ -144,6 +164,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the request was refused (408): what it still sends is dropped
         # bytes between requests that begin none (blank lines) must not hold the
         # connection open either: the header deadline runs from the first byte
         if self._deadline is None and self._idle() and not self.transport.is_closing():

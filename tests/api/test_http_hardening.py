@@ -299,6 +299,37 @@ async def test_headers_that_never_end_are_cut_off(database_url: str) -> None:
         prompt.close()
 
 
+async def test_a_client_still_sending_reads_its_408_not_a_reset(database_url: str) -> None:
+    """Closed with the client's bytes unread, a connection is reset, and a client still
+    sending (a drip, or bytes in flight) could lose the 408 before reading it: the server
+    ends its side after the 408, drops what still comes, and closes when the client does
+    (app/server.py LINGER_SECONDS)."""
+    async with serving(database_url, http_header_timeout=0.3) as server:
+        flooding = await connect(server)
+        await flooding.send(b"GET /api/games HTTP/1.1\r\nX-Slow: ")
+
+        async def flood() -> None:  # never ends its headers, and keeps sending past the 408
+            with contextlib.suppress(ConnectionError):
+                while True:
+                    await flooding.send(b"a" * 512)
+                    await asyncio.sleep(0.002)
+
+        flooder = asyncio.create_task(flood())
+        try:
+            head = await flooding.response()  # the 408 comes while the client still sends
+            assert head.startswith(b"HTTP/1.1 408"), head
+            sent = flooder.done()
+            await asyncio.sleep(0.2)  # and it goes on sending after it
+        finally:
+            flooder.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await flooder
+        assert not sent
+        rest = await flooding.until_closed()  # the end, not a reset
+        assert b"took too long" in rest, rest
+        flooding.close()
+
+
 async def test_a_body_that_stalls_is_cut_off(database_url: str) -> None:
     async with serving(database_url, http_body_timeout=0.5) as server:
         stalled = await connect(server)
