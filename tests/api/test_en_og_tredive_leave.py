@@ -5,6 +5,9 @@ match goes on, and the ledger's audit balances."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
+from app.db.models import LedgerEntry
 from tests.api.test_leaves_and_top_ups import START, my_session, seated
 from tests.api.test_socket import audit
 from tests.conftest import LiveServer
@@ -26,7 +29,18 @@ async def test_a_player_leaves_mid_match_and_the_ledger_balances(live: LiveServe
     await live.services.writer.flush()
     session = await my_session(ada, table_id)
     assert session["status"] == "left" and session["stack"] == 0, session
-    assert session["net"] < 0  # her bets stayed in the pot
+    if "left_match" in told:  # her bets stayed in the pot, written with the leave
+        async with live.services.sessionmaker() as db:
+            left = (
+                await db.scalars(
+                    select(LedgerEntry).where(
+                        LedgerEntry.reason == "bets left in the pot",
+                        LedgerEntry.source == f"bets:{table_id}:{ada.player_id}",
+                    )
+                )
+            ).all()
+        assert left and all(entry.hand_id is None for entry in left), left
+    # (her net may be either sign: she may have won a match before this one)
     me = (await ada.http.get("/api/me")).json()
     assert me["bankroll"] == START + session["net"], (me, session)
     result = await audit(live)
