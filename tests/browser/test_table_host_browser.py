@@ -95,8 +95,9 @@ def test_the_host_lets_one_in_refuses_a_stranger_and_changes_the_stakes(
     for page in (ada, bob):
         page.locator('#presence button[data-kind="ready"]').click()
     expect(bob.locator("#log")).to_contain_text("Hand 1 is dealt")
-    expect(panel.locator("#host-opt-min_bet")).to_have_count(0)  # not during a hand
-    expect(panel).to_contain_text("between hands")
+    # during a hand a change is for the next one, and the panel says so
+    expect(panel.locator("#host-opt-min_bet")).to_have_count(1)
+    expect(panel).to_contain_text("A change now is for the next hand")
     stake = next_stake_min(ada, bob)
     assert stake == 20
 
