@@ -36,8 +36,8 @@ class Told:
     """One event of the story and the players entitled to its cards (None: public).
 
     Once its hand is over an event is only read again by a (re)connecting client, so it is
-    kept as its JSON text (:meth:`compact`), a quarter of the memory of the dict: a table's
-    last hand is some 20-50 KiB of dicts, several KiB per connection (docs/performance.md)."""
+    kept as its JSON text (:meth:`compact`), about half the memory of the dicts it replaces
+    (a table's last hand was 20-50 KiB of them; docs/performance.md §11)."""
 
     __slots__ = ("_event", "entitled")
 
