@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.analysis.figures import Option
 from app.games.core.actions import Action, LegalAction
 from app.games.core.cards import is_valid_card
 from app.games.core.game import Game
 from app.games.core.views import View
-from app.analysis.figures import Option
 
 
 @dataclass

@@ -14,12 +14,12 @@ import copy
 import random
 from collections.abc import Callable
 
+from app.analysis.figures import Figures, Tally
 from app.games.core.accounts import owner_of
 from app.games.core.actions import Action
 from app.games.core.cards import seeded_source
 from app.games.core.game import Game
 from app.games.core.hand import CompletedHand
-from app.analysis.figures import Figures, Tally
 
 Policy = Callable[[Game, int, random.Random], Action]
 """A model of a decision: the action ``seat`` takes on ``engine`` (an engine the caller may
@@ -58,7 +58,7 @@ def play_out(engine: Game, rng: random.Random, policy: Policy = steady) -> Compl
     """Play ``engine``'s hand to its end with ``policy`` for every decision left (several
     seats to act at once, as in a betting window, decide in seat order)."""
     for _ in range(MAX_STEPS):
-        done = engine.completed_pending()
+        done = engine.completed_pending
         if done is not None:
             return done
         seats = sorted(engine.to_act())

@@ -19,7 +19,7 @@ from pathlib import Path
 from tests.project.test_import_cycles import cycles
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP_PACKAGES = ("runtime", "cluster", "api", "db", "games", "review", "ops", "core")
+TOP_PACKAGES = ("runtime", "cluster", "api", "db", "games", "review", "ops", "core", "analysis")
 
 
 def module_of(path: Path, root: Path) -> list[str]:
