@@ -73,6 +73,7 @@ from app.games.core.values import ace_sums
 from app.games.trianta_ena.bot import bet_amount, folds, hit_below
 from app.games.trianta_ena.engine import TriantaEna
 from app.games.trianta_ena.scoring import LIMIT, banker_draws, is_natural, settle, value
+from app.games.trianta_ena.state import DECIDING, FOLDED
 
 SAFE = 21
 """A hand worth this or less cannot go bust with one more card, nor lose value by it."""
@@ -521,8 +522,8 @@ def betting(engine: Game, seat: int) -> Betting:
     decided: dict[int, int | None] = {}
     for other in round_.order:
         hand = round_.hands[other]
-        if other != seat and hand.status != "deciding":
-            decided[other] = None if hand.status == "folded" else int(hand.bet)
+        if other != seat and hand.status != DECIDING:
+            decided[other] = None if hand.status == FOLDED else int(hand.bet)
     return Betting(
         rules=rules_of(engine),
         me=seat,
