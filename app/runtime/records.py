@@ -28,6 +28,9 @@ class SeatInfo:
     player_id: str
     name: str
     is_bot: bool = False
+    bot_level: str | None = None
+    """A bot's level (``random``, ``steady``, ``best``: app/analysis/bots.py); None for a
+    person."""
 
 
 @dataclass
