@@ -13,13 +13,16 @@ default action); the analysis only reads the engine, through copies.
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Literal, get_args
 
 from app.analysis import analyser_for
 from app.analysis.position import BOT_EFFORT, Position
-from app.games.core.actions import Action, random_action
+from app.games.core.actions import Action, LegalAction, random_action
 from app.games.core.game import Game
+
+log = logging.getLogger(__name__)
 
 BotLevel = Literal["random", "steady", "best"]
 LEVELS: tuple[str, ...] = get_args(BotLevel)
@@ -32,11 +35,26 @@ def bot_action(engine: Game, seat: int, level: str, rng: random.Random) -> Actio
     if level == "random":
         return random_action(legal, rng)
     if level == "best":
-        analyser = analyser_for(engine.id)
-        position = Position(engine, seat, legal)
-        if analyser.decides(position):
-            verdict = analyser.analyse(position, BOT_EFFORT, rng)
-            if verdict.options:
-                best = max(verdict.options, key=lambda option: option.figures.ev)
-                return dict(best.action)
+        try:
+            chosen = best_action(engine, seat, legal, rng)
+        except Exception:  # an analysis that fails must not stop the table: the steady rule
+            log.exception("the best bot's analysis failed; it plays the steady rule")
+            chosen = None
+        if chosen is not None:
+            return chosen
     return engine.bot_action(seat, rng)
+
+
+def best_action(
+    engine: Game, seat: int, legal: list[LegalAction], rng: random.Random
+) -> Action | None:
+    """The option the analysis finds best for ``seat`` now (None: no decision to make)."""
+    position = Position(engine, seat, legal)
+    analyser = analyser_for(engine.id)
+    if not analyser.decides(position):
+        return None
+    verdict = analyser.analyse(position, BOT_EFFORT, rng)
+    if not verdict.options:
+        return None
+    best = max(verdict.options, key=lambda option: option.figures.ev)
+    return dict(best.action)
