@@ -18,10 +18,12 @@ its total ``30 + theta`` (the multiplier ``L`` is then the row's cards so far) a
 filled exactly by the smaller values after. The lower row is the one that closes later, so the
 winner is known when the first row closes; both closing at the same value is an après (§4.7),
 at the ace a 31 tie (un après). The first card's colour (couleur, §4.5) is carried as a second
-weight: the first card is any card of the row but the closing one. The aces and twos, the
-values most cards of a row can be, are summed last by a table of the second row's completions.
+weight: the first card is any card of the row but the closing one. The twos and aces, the values
+with the most ways through, are summed last against a table of the second row's completions.
 Rouge and Noir are equally likely from any pool (the two rows' cards are exchangeable), which
-the enumeration uses to leave out what it would only count twice.
+the enumeration uses to leave out what it would only count twice; the couleur and inverse split
+is counted in full when the pool's colours are uneven. The figures are exact up to the rounding
+of floating point (about 1e-13).
 
 A ``best`` bot deciding below :data:`~app.analysis.position.ANALYSIS_EFFORT` takes the quick
 chances instead (:func:`quick_chances`: each row's law exact from the pool, the two rows taken
@@ -35,7 +37,8 @@ counted at the chips it is expected to bring back (:func:`prison_values`): each 
 dealt with this coup's chances (the *stationary* model: the shoe's later cards are not known,
 and one coup removes too few of them to matter much), its owner sharing it or leaving it deeper
 at each 31 tie and moving it after a tie to the chance worth the most (§4.7), a shoe's end
-returning it whole under the Venice rule (§4.10).
+returning it whole under the Venice rule (§4.10). At an un après choice the next coup's chances
+are exact from the pool the coup left.
 
 **The unit.** The coup: the seat's chips over the hand counted on every account it owns
 (:func:`~app.analysis.rollout.net_of`: a stake moved to prison is still the seat's), the stakes

@@ -144,8 +144,10 @@ def test_chances_match_the_brute_force(seed: int) -> None:
 
 
 def test_a_short_stock_makes_the_coup_void() -> None:
-    # six tens and two aces: three tens and an ace make 31 (any other order of the first four
-    # is 40 or 31 later), so the two rows are 31 and 31 unless the cards run out
+    # six tens and two aces: a row is three tens and an ace (31, in any order) when one ace is
+    # among its first four cards, and then so is the other row; any other deal needs more
+    # cards than the eight (40 and 22, 32 and 30...): 31-31 with C(4,1) C(4,1) / C(8,2) = 4/7
+    # of the places of the aces, void with 3/7; with seven in the stock, always void
     cards = ["TH", "TD", "TS", "TC", "KH", "KS", "AH", "AS"]
     assert brute_force(cards, 8) == {UN_APRES_TIE: Fraction(4, 7), VOID: Fraction(3, 7)}
     chances = coup_chances(pool(cards))
