@@ -1,0 +1,38 @@
+"""What the analysis's worker process runs (app/runtime/analyses.py): kept apart, so that the
+worker imports the analysis and the games, not the server (its database, its web framework).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from typing import Any
+
+NICENESS = 10
+"""How much lower the worker's CPU priority is than the server's (``os.nice``)."""
+
+
+def worker_started() -> None:
+    """In the worker process, first: a lower CPU priority, so that the scheduler gives the
+    server's process and the database writer's the CPU first; Ctrl-C is the server's."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICENESS)
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def analyse_record(record: dict[str, Any]) -> tuple[str, Any]:
+    """A finished hand's analysis (:func:`app.analysis.hand.analyse_hand`, its JSON):
+    ``("ok", analysis)`` or ``("failed", why)``. Any exception is told in words, so that
+    nothing that fails to pickle crosses back to the server."""
+    try:
+        from app.analysis.hand import analyse_hand
+
+        return "ok", analyse_hand(record).to_json()
+    except ModuleNotFoundError as err:
+        if str(err.name or "").startswith("app.analysis."):
+            return "failed", f"no analysis for {record.get('game')} yet"
+        return "failed", f"{type(err).__name__}: {err}"
+    except Exception as err:  # a record the replay cannot re-play, an analyser's bug
+        return "failed", f"{type(err).__name__}: {err}"
