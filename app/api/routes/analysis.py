@@ -29,6 +29,7 @@ from app.db.types import AsyncSession
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.history import viewer_seat
+from app.review.steps import action_text
 from app.runtime.analyses import Busy, NotAnalysable
 from app.services import Services
 
@@ -123,6 +124,10 @@ async def hand_analysis(
     game, number = hand.game, hand.number
     stored = await kept_or_computed(services, session, hand_id, record)
     readable = for_reader(stored, seat)
+    for decision in readable["decisions"]:  # each a copy: the kept analysis is left as it is
+        decision["options"] = [
+            {**option, "label": action_text(option["action"])} for option in decision["options"]
+        ]
     people = _seat_people(record)
     summary = []
     for key, figures in sorted(readable["summary"].items(), key=lambda kv: int(kv[0])):

@@ -21,6 +21,7 @@ class AnalysedOption(Reply):
     """One option ``legal`` offered, and the deciding seat's chances with it."""
 
     action: dict[str, Any] = Field(description="the action, as a client sends it")
+    label: str = Field(description='the action in words, as the replay\'s steps say it: "bet 20"')
     win: float = Field(description="the chance to win (0..1), in the unit the game's part names")
     tie: float
     lose: float
