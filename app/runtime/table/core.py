@@ -1408,8 +1408,10 @@ class TableCore(HostAtTable):
         state is saved as the table's from now on."""
         levels = (state or {}).get(BOT_LEVELS_KEY) or {}
         for seat, info, _stack in seats:
-            level = levels.get(str(seat)) if info.is_bot else None
-            self.roster[seat] = replace(info, bot_level=level if level in LEVELS else None)
+            level = levels.get(str(seat), DEFAULT_LEVEL) if info.is_bot else None
+            if level is not None and level not in LEVELS:
+                level = DEFAULT_LEVEL
+            self.roster[seat] = replace(info, bot_level=level)
         stacks = {seat: stack for seat, _info, stack in seats}
         away = self._restore_presence(state, stacks)
         self.time_bank.restore((state or {}).get(time_bank.STORED_KEY))
