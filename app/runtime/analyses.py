@@ -156,7 +156,13 @@ class Analyses:
             job.record, job.urgent = record, True
             self._urgent[hand_id] = None
             self._kick()
-        return await asyncio.shield(job.done)
+        try:
+            return await asyncio.shield(job.done)
+        except (Busy, NotAnalysable):
+            raise
+        except Exception as exc:  # the database, for a moment: the reader may ask again
+            log.warning("hand %s: its analysis failed: %s", hand_id, exc)
+            raise Busy() from exc
 
     @property
     def waiting(self) -> int:
@@ -190,7 +196,10 @@ class Analyses:
             self._busy_with = job.hand_id
             try:
                 outcome: dict[str, Any] | BaseException = await self._one(job)
-            except asyncio.CancelledError:
+            except asyncio.CancelledError:  # the stop: whoever waits for this hand is told
+                if not job.done.done():
+                    job.done.set_exception(Busy())
+                    job.done.exception()
                 raise
             except BaseException as exc:  # told to whoever waits; the loop goes on
                 outcome = exc
