@@ -294,7 +294,13 @@ class TableCore(HostAtTable):
             "max_seats": self.engine.max_seats,
             "table_seats": self.engine.table_seats,
             "seats": [
-                {"seat": s, "player_id": i.player_id, "name": i.name, "bot": i.is_bot}
+                {
+                    "seat": s,
+                    "player_id": i.player_id,
+                    "name": i.name,
+                    "bot": i.is_bot,
+                    **({"bot_level": i.bot_level} if i.is_bot else {}),
+                }
                 for s, i in sorted(self.roster.items())
             ],
             "players": len(self.roster),
