@@ -1,6 +1,6 @@
 """The analysis served through the real server (docs/review.md, "The analysis").
 
-People play a few hands of Vingt-un; then, over HTTP as each kind of reader:
+People play a few hands of Trianta Ena; then, over HTTP as each kind of reader:
 
 * each finished hand is analysed in the background once stored, in a worker process of lower
   CPU priority, before anyone asks; the worker ends with the server;
@@ -32,7 +32,7 @@ from tests.conftest import ADMIN_TOKEN, LiveServer, Serve
 from tests.review.live_play import play, records
 from tests.waiting import until
 
-GAME = "vingt-un"
+GAME = "trianta-ena"
 
 
 def client(live: LiveServer, token: str | None = None) -> httpx.AsyncClient:
