@@ -54,6 +54,12 @@ export function chipsPlain(x) {
   return text.replace(/\.?0+$/, "") || "0";
 }
 
+/** "1.5 chips", "1 chip": chips given up, in words. */
+export function chipWords(x) {
+  const text = chipsPlain(x);
+  return `${text} ${text === "1" ? "chip" : "chips"}`;
+}
+
 /** An option's expected chips: "+0.42" exact; "≈ +0.42 ± 0.05" estimated. */
 export function evText(option) {
   if (option.exact || !option.interval) return chipsSigned(option.ev);
@@ -90,7 +96,7 @@ export function decisionTable(decision, seatName) {
   } else if (decision.chose_best) {
     verdict = `${who} chose ${label(chosen)}: as good as ${label(best)} within the figures' margin.`;
   } else {
-    verdict = `${who} chose ${label(chosen)}: ${chipsPlain(decision.given_up)} ${decision.given_up === 1 ? "chip" : "chips"} given up in expectation against ${label(best)}.`;
+    verdict = `${who} chose ${label(chosen)}: ${chipWords(decision.given_up)} given up in expectation against ${label(best)}.`;
   }
   const samples = decision.options.find((o) => !o.exact)?.samples;
   return h("div", { class: "decision-analysis", dataset: { step: decision.step } },

@@ -7,7 +7,7 @@
 // game's module (static/js/games/<id>.js, the table page's interface) the centre of the felt;
 // each step's events are put in words by story.js with the module's describeEvent, as the live
 // table's log is, and the result is the record's (the server's, docs/protocol.md §6.6).
-import { decisionTable, getAnalysis, handSummary, noAnalysis } from "./analysis.js";
+import { chipWords, decisionTable, getAnalysis, handSummary, noAnalysis } from "./analysis.js";
 import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
@@ -209,7 +209,7 @@ async function loadAnalysis() {
     if (!decision) continue;
     const mark = decision.chose_best
       ? h("span", { class: "tag tag-best", title: "The best option" }, "best")
-      : h("span", { class: "tag tag-given-up", title: "Chips given up in expectation" }, `\u2212${decision.given_up.toFixed(2)} chips`);
+      : h("span", { class: "tag tag-given-up", title: "Chips given up in expectation" }, `\u2212${chipWords(decision.given_up)}`);
     item.querySelector(".step-jump")?.append(" ", mark);
   }
   renderStepAnalysis(state.index);
