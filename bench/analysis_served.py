@@ -3,7 +3,8 @@ docs/performance.md.)
 
 The server (``python -m app serve`` on a fresh SQLite file) runs twice, the same way but for
 ``ANALYSIS_AFTER_HAND``: off, then on. Each time a player opens T tables of bots that play by
-themselves (``BOT_TABLE_IDLE_SECONDS=0``), and for S seconds a probe measures what a player
+themselves (``BOT_TABLE_IDLE_SECONDS=0``; at the server's own pace by default: a bot
+thinks 0.6 s, 3 s between hands), and for S seconds a probe measures what a player
 feels: the socket's ping -> pong round trip at one of the tables (the event loop's delay) and
 a REST call's (``GET /api/tables``). At the end: hands settled a second, the analyses kept and
 how long after each hand's end its analysis was kept (from the database), and the CPU seconds
@@ -13,8 +14,8 @@ up with the hands (their lag stays seconds, not a growing queue).
 
 ::
 
-    python -m bench.analysis_served                          # vingt-un, 20 tables, 20 s
-    python -m bench.analysis_served --game en-og-tredive --tables 40 --seconds 30
+    python -m bench.analysis_served                     # vingt-un, 20 tables of bots, 30 s
+    python -m bench.analysis_served --game trianta-ena --tables 40 --bot-delay 0.1
 """
 
 from __future__ import annotations
@@ -59,8 +60,6 @@ ENV = {
     "ENVIRONMENT": "development",
     "SECRET_KEY": "bench-secret-key-0123456789",
     "ADMIN_TOKEN": "bench-admin-token",
-    "NEXT_HAND_SECONDS": "0.3",
-    "BOT_DELAY_SECONDS": "0.05",
     "BOT_TABLE_IDLE_SECONDS": "0",
     "SIGNUPS_PER_HOUR": "0",
     "MAX_TABLES_PER_PLAYER": "0",
@@ -74,13 +73,16 @@ ENV = {
 }
 
 
-def start(workdir: Path, game: str, analysis: bool) -> tuple[subprocess.Popen[bytes], int, Path]:
+def start(
+    workdir: Path, game: str, analysis: bool, pace: tuple[float, float]
+) -> tuple[subprocess.Popen[bytes], int, Path]:
     database = workdir / f"analysis-{'on' if analysis else 'off'}.db"
     url = f"sqlite+aiosqlite:///{database}"
     migrate(url)
     port = free_port()
     env = {**os.environ, **ENV, "PORT": str(port), "HOST": HOST, "ENABLED_GAMES": game}
     env |= {"DATABASE_URL": url, "ANALYSIS_AFTER_HAND": "true" if analysis else "false"}
+    env |= {"BOT_DELAY_SECONDS": str(pace[0]), "NEXT_HAND_SECONDS": str(pace[1])}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     log = open(workdir / f"server-{'on' if analysis else 'off'}.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
@@ -155,18 +157,20 @@ async def probe(
     return pings, rests
 
 
-def stored(database: Path, since: datetime) -> dict[str, Any]:
-    """Hands settled since ``since``, analyses kept of them, and each one's lag (seconds from
-    the hand's end to its analysis kept)."""
+def stored(database: Path, since: datetime, until: datetime) -> dict[str, Any]:
+    """The hands settled in ``[since, until)``, those of them whose analysis is kept, and
+    each one's lag (seconds from the hand's end to its analysis kept)."""
+    window = (since.isoformat(sep=" "), until.isoformat(sep=" "))
     with sqlite3.connect(database) as db:
         hands = db.execute(
-            "SELECT count(*) FROM hands WHERE status = 'finished' AND ended_at >= ?",
-            (since.isoformat(sep=" "),),
+            "SELECT count(*) FROM hands WHERE status = 'finished'"
+            " AND ended_at >= ? AND ended_at < ?",
+            window,
         ).fetchone()[0]
         rows = db.execute(
             "SELECT h.ended_at, a.created_at FROM hand_analyses a JOIN hands h ON h.id = a.hand_id"
-            " WHERE h.ended_at >= ?",
-            (since.isoformat(sep=" "),),
+            " WHERE h.ended_at >= ? AND h.ended_at < ?",
+            window,
         ).fetchall()
     lags = [
         (datetime.fromisoformat(made) - datetime.fromisoformat(ended)).total_seconds()
@@ -175,28 +179,33 @@ def stored(database: Path, since: datetime) -> dict[str, Any]:
     return {"hands": hands, "analysed": len(lags), "lag": percentiles(lags, scale=1.0)}
 
 
-async def run_one(
-    game: str, tables: int, bots: int, seconds: float, analysis: bool
-) -> dict[str, Any]:
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)  # as SQLite keeps a moment
+
+
+async def run_one(args: argparse.Namespace, analysis: bool) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="bench-analysis-"))
-    proc, port, database = start(workdir, game, analysis)
+    proc, port, database = start(workdir, args.game, analysis, (args.bot_delay, args.next_hand))
+    seconds = args.seconds
     try:
         async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
-            token, ids = await open_tables(http, game, tables, bots)
-            await asyncio.sleep(5)  # warm up: every table dealing, the worker started
-            since = datetime.now(UTC).replace(tzinfo=None)  # as SQLite keeps it
+            token, ids = await open_tables(http, args.game, args.tables, args.bots)
+            await asyncio.sleep(args.warmup)  # every table dealing, the worker started
+            since = now()
             roles = by_role(proc.pid)
             before = [cpu_seconds(proc.pid), cpu_of(roles["worker"]), cpu_of(roles["others"])]
             pings, rests = await probe(http, port, token, ids[0], seconds)
             after = [cpu_seconds(proc.pid), cpu_of(roles["worker"]), cpu_of(roles["others"])]
+            until = now()
         server_cpu, worker_cpu, others_cpu = (b - a for a, b in zip(before, after, strict=True))
-        await asyncio.sleep(2)  # the last hands' analyses kept
-        out = stored(database, since)
+        await asyncio.sleep(args.grace)  # the last hands' analyses kept
+        out = stored(database, since, until)
         return {
             "analysis": "on" if analysis else "off",
-            "hands/s": round(out["hands"] / seconds, 1),
-            "analysed": out["analysed"],
+            "hands/s": round(out["hands"] / seconds, 2),
+            "analysed": f"{out['analysed']}/{out['hands']}" if analysis else "-",
             "lag p50 s": out["lag"]["p50"],
+            "lag p95 s": out["lag"]["p95"],
             "lag max s": out["lag"]["max"],
             "ping p50 ms": percentiles(pings)["p50"],
             "ping p99 ms": percentiles(pings)["p99"],
@@ -220,13 +229,20 @@ def main() -> None:
     parser.add_argument("--game", default="vingt-un", choices=sorted(OPTIONS))
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--bots", type=int, default=3, help="bots a table")
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before")
+    parser.add_argument(
+        "--grace", type=float, default=10.0, help="seconds after for the last analyses"
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.6, help="BOT_DELAY_SECONDS (the server's default)"
+    )
+    parser.add_argument(
+        "--next-hand", type=float, default=3.0, help="NEXT_HAND_SECONDS (the server's default)"
+    )
     parser.add_argument("--json", default=None, help="write the results here")
     args = parser.parse_args()
-    rows = [
-        asyncio.run(run_one(args.game, args.tables, args.bots, args.seconds, analysis))
-        for analysis in (False, True)
-    ]
+    rows = [asyncio.run(run_one(args, analysis)) for analysis in (False, True)]
     print(format_table(rows, [(k, k) for k in rows[0]]))
     if args.json:
         Path(args.json).write_text(json.dumps({"game": args.game, "rows": rows}, indent=2))

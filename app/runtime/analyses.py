@@ -6,11 +6,14 @@ event loop, nor on its core's share of time while tables play:
 
 * one **process of its own** computes them (a :class:`~concurrent.futures.ProcessPoolExecutor`
   of one worker, a fresh interpreter: ``spawn``), started the first time an analysis is
-  wanted and niced (``os.nice``) so that the scheduler gives the server's process and the
-  database writer's the CPU first;
+  wanted, at a lower CPU priority (``os.nice``, and Linux's ``SCHED_IDLE``:
+  :func:`~app.runtime.analysis_worker.worker_started`) so that the scheduler gives the
+  server's process and the database writer's the CPU first;
 * once a hand's record is committed, its table tells the lobby (the shell's
   ``on_hand_stored``, after the commit: :meth:`Analyses.hand_stored`), which queues the hand
-  here (setting ``ANALYSIS_AFTER_HAND``); a void hand is never analysed;
+  here (setting ``ANALYSIS_AFTER_HAND``); a void hand is never analysed. The newest hand
+  queued goes first: behind a backlog (more hands than one worker keeps up with) the hands
+  just played are ready soonest, the older ones later (or when asked for);
 * a reader who asks for a hand not analysed yet (queued, or a hand older than the analysis)
   gets it computed now (:meth:`Analyses.analysis_of`): their request goes ahead of the
   background queue, and waits. Only when :data:`MAX_WAITING` requests already wait is it
@@ -50,7 +53,7 @@ log = logging.getLogger("table31.analysis")
 MAX_WAITING = 8
 """Readers' requests that may wait for a computation at once; one more is refused (Busy)."""
 MAX_QUEUED = 2_000
-"""Hands queued in the background at most; beyond, a new one is left to be computed when
+"""Hands queued in the background at most; beyond, the oldest is left to be computed when
 first asked for."""
 MAX_FAILED = 1_000
 """Failed hands remembered (not computed again until a restart)."""
@@ -125,8 +128,9 @@ class Analyses:
         failed before, or the queue is full)."""
         if self._stopped or hand_id in self._jobs or hand_id in self._failed:
             return
-        if len(self._background) >= MAX_QUEUED:
-            return  # computed when first asked for
+        if len(self._background) >= MAX_QUEUED:  # the oldest is left for when it is asked for
+            oldest, _ = self._background.popitem(last=False)
+            self._jobs.pop(oldest, None)
         loop = asyncio.get_running_loop()
         self._jobs[hand_id] = _Job(hand_id, loop.create_future())
         self._background[hand_id] = None
@@ -179,10 +183,14 @@ class Analyses:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="hand analyses")
 
     def _next(self) -> _Job | None:
-        for queue in (self._urgent, self._background):
-            if queue:
-                hand_id, _ = queue.popitem(last=False)
-                return self._jobs[hand_id]
+        """Readers' requests first, in the order they came; then the newest hand queued (the
+        one its players may open next: behind a backlog, the older ones wait)."""
+        if self._urgent:
+            hand_id, _ = self._urgent.popitem(last=False)
+            return self._jobs[hand_id]
+        if self._background:
+            hand_id, _ = self._background.popitem(last=True)
+            return self._jobs[hand_id]
         return None
 
     async def _run(self) -> None:

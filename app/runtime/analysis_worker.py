@@ -15,9 +15,12 @@ NICENESS = 10
 
 def worker_started() -> None:
     """In the worker process, first: a lower CPU priority, so that the scheduler gives the
-    server's process and the database writer's the CPU first; Ctrl-C is the server's."""
+    server's process and the database writer's the CPU first (Linux: ``SCHED_IDLE`` too, the
+    class a waking task of any other preempts at once); Ctrl-C is the server's."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICENESS)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
