@@ -25,7 +25,8 @@ The worker computes one hand at a time; a hand asked for while it is queued or c
 for that same computation. An analysis that fails (a game without its analyser, a record the
 replay cannot re-play) is not retried until the server restarts (:class:`NotAnalysable`);
 one that runs for longer than :data:`TIMEOUT_SECONDS` has its worker killed (a new one starts
-for the next hand). At the server's stop the worker is stopped, killed if it is computing.
+for the next hand) and is told busy, the second time given up. At the server's stop the
+worker is stopped, killed if it is computing.
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ class Analyses:
     _urgent: OrderedDict[str, None] = field(default_factory=OrderedDict, init=False)
     _background: OrderedDict[str, None] = field(default_factory=OrderedDict, init=False)
     _failed: OrderedDict[str, str] = field(default_factory=OrderedDict, init=False)
+    _timeouts: dict[str, int] = field(default_factory=dict, init=False)
+    """Hands whose analysis ran out of time once (the second time, they are given up)."""
     _wake: asyncio.Event | None = field(default=None, init=False)
     _task: asyncio.Task[None] | None = field(default=None, init=False)
     _pool: ProcessPoolExecutor | None = field(default=None, init=False)
@@ -236,7 +239,7 @@ class Analyses:
             if hand is None or hand[0] != "finished" or hand[2] is None:
                 raise NotAnalysable("only a finished hand is analysed")
             record = hand[2]
-        analysis = await self._compute(record)
+        analysis = await self._compute(job.hand_id, record)
         self.computed += 1
         try:
             await self.writer.run(
@@ -246,7 +249,7 @@ class Analyses:
             log.warning("hand %s: its analysis could not be stored: %s", job.hand_id, exc)
         return analysis
 
-    async def _compute(self, record: dict[str, Any]) -> dict[str, Any]:
+    async def _compute(self, hand_id: str, record: dict[str, Any]) -> dict[str, Any]:
         """Run the analysis in the worker (started now if need be; once more if it died)."""
         for attempt in (1, 2):
             pool = self._worker()
@@ -255,6 +258,11 @@ class Analyses:
                 status, value = await asyncio.wait_for(future, self.timeout)
             except TimeoutError:
                 self._kill_worker()
+                # a machine busy for a while (the worker runs only on what is left of the CPU)
+                # or a runaway: told busy the first time, given up the second
+                self._timeouts[hand_id] = self._timeouts.get(hand_id, 0) + 1
+                if self._timeouts[hand_id] < 2:
+                    raise Busy() from None
                 raise NotAnalysable("the analysis took too long") from None
             except BrokenProcessPool:
                 self._kill_worker()
