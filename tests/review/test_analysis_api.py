@@ -25,8 +25,10 @@ import httpx
 
 from app.analysis.hand import VERSION
 from app.analysis.position import cards_in
+from app.api.schemas.analysis import EveningAnalysis, HandAnalysis
 from app.db.store import analyses as analyses_store
 from app.runtime.analysis_worker import analyse_record
+from tests.api.test_response_models import unnamed
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, Serve
 from tests.review.live_play import play, records
@@ -73,6 +75,7 @@ async def check_reader(
     assert body["hand_id"] == hand_id and body["game"] == GAME and body["method"] == VERSION
     assert body["viewer_seat"] == seat
     assert "private" not in response.text and "shown" not in body
+    assert unnamed(HandAnalysis.model_validate(body)) == []  # the model names every key
     seen = await cards_seen(reader, hand_id)
     every = {d["step"]: d for d in full["decisions"]}
     given = {d["step"]: d for d in body["decisions"]}
@@ -171,6 +174,7 @@ async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
                 response = await reader.get(path)
                 assert response.status_code == 200, response.text
                 summary = response.json()
+                assert unnamed(EveningAnalysis.model_validate(summary)) == []
                 mine = [r for r in stored if seat_of(r, player_id) is not None]
                 assert summary["pending"] == 0 and summary["unanalysable"] == 0
                 you = summary["you"]
