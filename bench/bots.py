@@ -24,7 +24,8 @@ from app.analysis import MODULES
 from app.analysis.bots import play_levels
 from app.analysis.position import ANALYSIS_EFFORT, BOT_EFFORT, Effort
 
-LEVELS = {0: "best", 1: "steady", 2: "random"}
+LEVELS = {0: "steady", 1: "best", 2: "random"}
+"""The steady bot sits first: in Trianta Ena the first seated holds the bank (no choices)."""
 
 
 def mean_interval(values: list[int]) -> tuple[float, float]:
@@ -37,11 +38,11 @@ def levels_run(game: str, hands: int, effort: Effort) -> dict[str, Any]:
     started = time.perf_counter()
     nets = play_levels(game, LEVELS, hands, seed=hash(game) & 0xFFFF, effort=effort)
     seconds = time.perf_counter() - started
-    row: dict[str, Any] = {"game": game, "hands": len(nets[0]), "seconds": round(seconds, 1)}
+    row: dict[str, Any] = {"game": game, "hands": len(nets[1]), "seconds": round(seconds, 1)}
     for seat, level in LEVELS.items():
         mean, half = mean_interval(nets[seat])
         row[level] = {"per_hand": round(mean, 3), "plus_minus": round(half, 3)}
-    best, rand = nets[0], nets[2]
+    best, rand = nets[1], nets[2]
     diff = statistics.fmean(best) - statistics.fmean(rand)
     se = math.sqrt(statistics.variance(best) / len(best) + statistics.variance(rand) / len(rand))
     row["best_minus_random"] = {"chips": round(diff, 3), "z": round(diff / se, 1) if se else None}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from app.analysis import analyser_for
 from app.analysis.position import BOT_EFFORT, Effort, Position
@@ -77,13 +77,14 @@ def play_levels(
     seed: int = 0,
     stack: int = 1_000,
     effort: Effort = BOT_EFFORT,
+    options: dict[str, Any] | None = None,
 ) -> dict[int, list[int]]:
     """Bots of ``levels`` (by seat) play ``hands`` hands of ``game`` at one table, every
     choice checked against ``legal`` as the table does (an illegal one: the default action);
     each seat's chips won or lost in each hand. Seats buy back in as the simulator's bots do
     (:mod:`app.simulate`), so a long run keeps its seats."""
     cls = game_class(game)
-    engine = cls(dict(cls.SIM_OPTIONS), seeds=seed_stream(seed))
+    engine = cls({**cls.SIM_OPTIONS, **(options or {})}, seeds=seed_stream(seed))
     for seat in sorted(levels):
         engine.sit(seat, engine.sim_stack(seat, stack))
     rng = random.Random(seed)
