@@ -149,7 +149,10 @@ export function handSummary(body, seatName) {
 
 /** Why there is no analysis to show, in words. */
 export function noAnalysis(err) {
-  if (err instanceof HttpError && err.status === 409) return err.message.replace(/^this hand has no analysis: /, "No analysis: ");
+  if (err instanceof HttpError && err.status === 409) {
+    const why = err.message.replace(/^this hand has no analysis: /, "");
+    return `${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+  }
   if (err instanceof HttpError && err.status === 503) return "The analysis is busy: reload the page in a little while.";
   return explain(err, "analysis for this hand");
 }
