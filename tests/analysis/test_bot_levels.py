@@ -17,7 +17,7 @@ from app.analysis.position import Effort
 HANDS = {
     "trianta-ena": 500,
     "greek-31": 300,
-    "vingt-un": 300,
+    "vingt-un": 200,
     "trente-et-quarante": 300,
     "en-og-tredive": 120,
 }
