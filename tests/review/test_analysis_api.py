@@ -1,6 +1,7 @@
 """The analysis served through the real server (docs/review.md, "The analysis").
 
-People play a few hands of Trianta Ena; then, over HTTP as each kind of reader:
+People play a few hands of each game whose analyser is in the tree (a room's evening); then,
+over HTTP as each kind of reader:
 
 * each finished hand is analysed in the background once stored, in a worker process of lower
   CPU priority (niced, ``SCHED_IDLE``), before anyone asks; the worker ends with the server;
@@ -17,12 +18,15 @@ People play a few hands of Trianta Ena; then, over HTTP as each kind of reader:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections import Counter
 from typing import Any
 
 import httpx
+import pytest
 
+from app.analysis import MODULES
 from app.analysis.hand import VERSION
 from app.analysis.position import cards_in
 from app.api.schemas.analysis import EveningAnalysis, HandAnalysis
@@ -35,6 +39,8 @@ from tests.review.live_play import play, records
 from tests.waiting import until
 
 GAME = "trianta-ena"
+LANDED = [game for game, module in MODULES.items() if importlib.util.find_spec(module)]
+"""The games whose analysers are in the tree (every game's, in the end)."""
 
 
 def client(live: LiveServer, token: str | None = None) -> httpx.AsyncClient:
@@ -65,14 +71,18 @@ async def cards_seen(reader: httpx.AsyncClient, hand_id: str) -> set[str]:
 
 
 async def check_reader(
-    reader: httpx.AsyncClient, record: dict[str, Any], full: dict[str, Any], seat: int | None
+    reader: httpx.AsyncClient,
+    record: dict[str, Any],
+    full: dict[str, Any],
+    seat: int | None,
+    game: str = GAME,
 ) -> dict[str, Any]:
     """One reader's answer for one hand, against the whole analysis the server keeps."""
     hand_id = record["hand_id"]
     response = await reader.get(f"/api/hands/{hand_id}/analysis")
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["hand_id"] == hand_id and body["game"] == GAME and body["method"] == VERSION
+    assert body["hand_id"] == hand_id and body["game"] == game and body["method"] == VERSION
     assert body["viewer_seat"] == seat
     assert "private" not in response.text and "shown" not in body
     assert unnamed(HandAnalysis.model_validate(body)) == []  # the model names every key
@@ -109,11 +119,12 @@ async def check_reader(
     return body
 
 
+@pytest.mark.parametrize("game", LANDED)
 async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
-    serve: Serve,
+    serve: Serve, game: str
 ) -> None:
     live = await serve(analysis_after_hand=True)
-    table_id, people, watcher = await play(live, GAME, hands=3, seed=5, room=True)
+    table_id, people, watcher = await play(live, game, hands=3, seed=5, room=True)
     stored = await records(live, table_id)
     hand_ids = [r["hand_id"] for r in stored]
     assert len(hand_ids) >= 3
@@ -148,9 +159,9 @@ async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
                         await reader.get(f"/api/hands/{record['hand_id']}/analysis")
                     ).status_code == 403
                     continue
-                await check_reader(reader, record, full, seat)
+                await check_reader(reader, record, full, seat, game)
                 own_decisions[player_id] += sum(d["seat"] == seat for d in full["decisions"])
-            await check_reader(host, record, full, None)
+            await check_reader(host, record, full, None, game)
             path = f"/api/hands/{record['hand_id']}/analysis"
             assert (await stranger.get(path)).status_code == 403
             assert (await spectator.get(path)).status_code == 403
