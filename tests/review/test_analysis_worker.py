@@ -2,12 +2,15 @@
 time in a process of its own; two readers of one hand share one computation; a reader beyond
 the waiting room is refused (Busy); a runaway analysis has its worker killed (told busy, then
 given up) and the next hand is computed by a new one; at the stop, a worker in the middle of
-an analysis is ended at once and whoever waits is told."""
+an analysis is ended at once and whoever waits is told; a server killed outright leaves no
+worker behind."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -124,3 +127,37 @@ async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis()
         await asking
     analyses.queue("h2")  # after the stop: nothing more is taken
     assert analyses.waiting == 0
+
+
+SERVER = """
+import asyncio, sys
+from app.runtime.analyses import Analyses
+from tests.review.test_analysis_worker import Writer, slow, worker_pid
+
+async def main():
+    analyses = Analyses(None, Writer(), analyse=slow)
+    asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
+    while worker_pid(analyses) is None or analyses._busy_with != "h1":
+        await asyncio.sleep(0.05)
+    print(worker_pid(analyses), flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_worker_ends_when_the_server_is_killed() -> None:
+    """A server killed (SIGKILL) cannot stop its worker: the worker sees it gone and ends."""
+    root = Path(__file__).resolve().parents[2]
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SERVER, cwd=root, stdout=asyncio.subprocess.PIPE
+    )
+    try:
+        assert server.stdout is not None
+        line = await asyncio.wait_for(server.stdout.readline(), 60)
+        worker = int(line)
+        assert alive(worker)
+    finally:
+        server.kill()
+        await server.wait()
+    await until(lambda: not alive(worker), "the worker ended with its server", 10)
