@@ -206,13 +206,13 @@ class Analyses:
                 continue
             self._busy_with = job.hand_id
             try:
-                outcome: dict[str, Any] | BaseException = await self._one(job)
+                outcome: dict[str, Any] | Exception = await self._one(job)
             except asyncio.CancelledError:  # the stop: whoever waits for this hand is told
                 if not job.done.done():
                     job.done.set_exception(Busy())
                     job.done.exception()
                 raise
-            except BaseException as exc:  # told to whoever waits; the loop goes on
+            except Exception as exc:  # told to whoever waits; the loop goes on
                 outcome = exc
             finally:
                 self._busy_with = None
@@ -220,7 +220,7 @@ class Analyses:
             if isinstance(outcome, NotAnalysable):
                 self._remember_failure(job.hand_id, str(outcome))
             if not job.done.done():
-                if isinstance(outcome, BaseException):
+                if isinstance(outcome, Exception):
                     job.done.set_exception(outcome)
                     job.done.exception()  # retrieved: a background job has nobody waiting
                 else:
