@@ -156,6 +156,9 @@ class TableActor:
         """The rooms' switch (app/runtime/rooms.py), for a ``switch_game`` at a room's table."""
         self.on_room_closed: Callable[[TableActor], Awaitable[None]] | None = None
         """The rooms hear of a room's table closed for good (not by a switch)."""
+        self.on_hand_stored: Callable[[str], None] | None = None
+        """The lobby hears of each hand whose record is committed (its id), after the commit:
+        the hand's analysis is queued (app/runtime/analyses.py)."""
         self._due = Effects()
         self._timers: dict[str, tuple[int, Cancellable, Any]] = {}
         self._timer_turn = 0
@@ -341,6 +344,10 @@ class TableActor:
             if failure is not None:
                 self._write_failed(failure)
                 return
+            if self.on_hand_stored is not None:
+                for job in fx.jobs:
+                    if job.run is store.hand_finished:  # committed: the hand is stored
+                        self.on_hand_stored(job.args[0].hand_id)
         self._tell(fx)
         if not self.core.stopped:
             for name, timer in fx.timers.items():
