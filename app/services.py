@@ -21,6 +21,7 @@ from app.db.writer.factory import make_writer
 from app.games.core.cards import SeedSource, csprng_seed
 from app.ops.exposition import server_registry
 from app.ops.metrics import Gauges
+from app.runtime.analyses import Analyses
 from app.runtime.hosting import TableHosting
 from app.runtime.limits import AddressLimits
 from app.runtime.lobby import Lobby
@@ -39,6 +40,8 @@ class Services:
     admin_token: str
     starting_bankroll: int = 0
     limits: AddressLimits = field(default_factory=lambda: AddressLimits(30, 100.0, 200))
+    analyses: Analyses = field(init=False)
+    """The hands' analyses, computed in a process of their own (app/runtime/analyses.py)."""
     guard: StorageGuard = field(init=False)
     """Fail-stop: stops the tables while the database cannot store (app/runtime/storage.py)."""
     metrics: CollectorRegistry = field(init=False)
@@ -54,6 +57,11 @@ class Services:
             reload=self._reload_house,
         )
         self.metrics = server_registry(self.lobby.metrics, self.gauges)
+        # the worker process starts with the first analysis wanted, not here
+        self.analyses = Analyses(
+            self.sessionmaker, self.writer, after_hand=self.settings.analysis_after_hand
+        )
+        self.lobby.on_hand_stored = self.analyses.hand_stored
 
     @property
     def hosting(self) -> TableHosting:
@@ -144,6 +152,7 @@ class Services:
         database connections end."""
         await self.guard.stop()
         await self.drain(reason)
+        await self.analyses.stop()  # its worker ends (before the writer: it stores through it)
         await self.hosting.stop()
         await self.writer.close()  # what is queued is written, then its thread ends
         await self.engine.dispose()

@@ -272,6 +272,9 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
         # server's default) is tested in tests/db/test_writer.py, by the rules-blind client
         # and wherever a test runs `python -m app serve`
         "database_writer": "thread",
+        # no analysis process behind every test that plays a hand: the analysis tests turn
+        # it on (tests/review/test_analysis_api.py); a hand is still analysed when asked for
+        "analysis_after_hand": False,
         # every test client signs up from 127.0.0.1: no sign-up limit unless a test sets one
         # (tests/api/test_identity_hardening.py)
         "signups_per_hour": 0,

@@ -112,6 +112,8 @@ WHEN: dict[int, str] = {
     415: "A write's body is not JSON (send 'Content-Type: application/json').",
     422: "The body, query or path does not validate.",
     429: "Too many requests from this address: wait and try again.",
+    503: "Busy for now: too many readers wait for a hand's analysis to be computed; try "
+    "again after the seconds Retry-After gives.",
 }
 
 

@@ -59,8 +59,8 @@ MARK = "table31.forwarded"
 """The ASGI scope key of a request another node forwarded here: ``forwarded`` or ``placed``."""
 
 TABLE_PATH = re.compile(r"^/(?:api/(?:admin/)?)?tables/([A-Za-z0-9_-]{1,64})(/.*)?$")
-STORED_ONLY = re.compile(r"^/(hands|ledger|ledger\.csv)$")
-"""A table's parts PostgreSQL holds: any node answers them, the owner need not."""
+STORED_ONLY = re.compile(r"^/(hands|ledger|ledger\.csv|analysis)$")
+"""A table's (or a room's) parts PostgreSQL holds: any node answers them, the owner need not."""
 ROOM_PATH = re.compile(r"^/(?:api/)?rooms/([A-Za-z0-9_-]{1,64})(/.*)?$")
 PLACED = ("/api/tables", "/api/rooms")
 """What opens a table: on the least-loaded node."""
@@ -95,6 +95,8 @@ def room_of(scope: Scope) -> str | None:
         return None
     if scope["path"].startswith("/rooms/") and found.group(2):
         return None  # only the room's page itself
+    if scope["method"] == "GET" and STORED_ONLY.match(found.group(2) or ""):
+        return None
     return found.group(1)
 
 

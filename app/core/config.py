@@ -92,6 +92,11 @@ class Settings(BaseSettings):
         ge=1,
         description="database jobs queued beyond which tables wait to deal their next hand",
     )
+    analysis_after_hand: bool = Field(
+        True,
+        description="analyse each finished hand in the background as soon as it is stored "
+        "(app/runtime/analyses.py); off, a hand is analysed when first asked for",
+    )
     storage_retry_seconds: float = Field(
         1.0,
         gt=0,

@@ -228,6 +228,24 @@ class HandPlayer(Base):
     game: Mapped[str] = mapped_column(String(32))
 
 
+class StoredAnalysis(Base):
+    """A finished hand's analysis (docs/analysis.md, docs/review.md "The analysis"): every
+    decision's options with their figures, as :meth:`app.analysis.hand.HandAnalysis.to_json`
+    gives it, computed off the table's loop after the hand was stored (or when first asked
+    for). ``method`` is the method's version (:data:`app.analysis.hand.VERSION`): an analysis
+    by an older one is computed again. It holds every decision, the private cards each used
+    included: what a reader gets of it is filtered (:func:`app.analysis.hand.for_reader`)."""
+
+    __tablename__ = "hand_analyses"
+
+    hand_id: Mapped[str] = mapped_column(
+        ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True
+    )
+    method: Mapped[int] = mapped_column(Integer)
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Shoe(Base):
     """One shuffle: the commitment published before its first card, the seed kept private
     until the shuffle is retired, and the cards it took (docs/rules.md §0.3)."""

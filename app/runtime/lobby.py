@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -127,6 +128,9 @@ class Lobby:
         self._sweeper = Every(SWEEP_SECONDS, self._sweep_soon, clock)
         self.rooms = Rooms(self)
         """The open rooms (app/runtime/rooms.py): each plays at one of these tables."""
+        self.on_hand_stored: Callable[[str], None] | None = None
+        """Told of every hand whose record a table committed (its id): the services queue
+        its analysis there (app/runtime/analyses.py)."""
 
     def get(self, table_id: str) -> TableActor | None:
         return self.tables.get(table_id)
@@ -234,6 +238,7 @@ class Lobby:
         actor.core.blocks = self.blocks
         actor.on_switch = self.rooms.switch
         actor.on_room_closed = self.rooms.table_closed
+        actor.on_hand_stored = self._hand_stored
         return actor
 
     async def restore(self, table_id: str) -> TableActor | None:
@@ -494,6 +499,16 @@ class Lobby:
             log.info("table %s closed: empty for %g minutes", table.table_id, minutes)
             closed.append(table.table_id)
         return closed
+
+    def _hand_stored(self, hand_id: str) -> None:
+        """A table committed a hand's record: tell :attr:`on_hand_stored` (whatever it does
+        wrong is logged, never the table's)."""
+        if self.on_hand_stored is None:
+            return
+        try:
+            self.on_hand_stored(hand_id)
+        except Exception:
+            log.exception("hand %s: told stored, the listener failed", hand_id)
 
     # ------------------------------------------------------------------ when a write fails
 

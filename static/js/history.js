@@ -4,6 +4,7 @@
 // table (GET /api/hands?room_id=), by game, and a link to the room's settle-up. The room filter
 // offers the reader's own rooms (GET /api/rooms), each by its name and the day it opened; it is
 // a plain GET form, so the address says which hands the page shows.
+import { eveningSummary } from "./analysis.js";
 import { api } from "./api.js";
 import { $, fill, h } from "./dom.js";
 import { filterTracker, handList } from "./hand-list.js";
@@ -68,6 +69,7 @@ async function start() {
   await roomFilter(me);
   const list = $("#hand-list");
   const filtered = filterTracker(list);
+  if (me) evening(list, params);
   await handList(list, {
     // a room's hands: those of every table of the room that the reader may see
     endpoint: room ? "/api/hands" : `/api/tables/${encodeURIComponent(tableId)}/hands`,
@@ -85,6 +87,23 @@ async function start() {
       return room ? "No hands finished in this room yet." : "No hands finished at this table yet.";
     },
   });
+}
+
+/** The evening's summary (how the reader played these hands): a room's, or the table's hands
+ *  as the list's filter narrows them (counted again when the filter is applied). */
+function evening(list, params) {
+  $("#evening-analysis").hidden = false;
+  const path = () => {
+    if (room) return `/api/rooms/${encodeURIComponent(room.room_id)}/analysis?${new URLSearchParams(params)}`;
+    const query = new URLSearchParams(params);
+    for (const [id, name] of [["#filter-game", "game"], ["#filter-since", "since"], ["#filter-until", "until"]]) {
+      const value = list.querySelector(id)?.value;
+      if (value) query.set(name, value);
+    }
+    return `/api/tables/${encodeURIComponent(tableId)}/analysis?${query}`;
+  };
+  const again = eveningSummary($("#evening-summary"), path);
+  list.addEventListener("submit", () => setTimeout(again), true);
 }
 
 start();

@@ -7,6 +7,7 @@
 // game's module (static/js/games/<id>.js, the table page's interface) the centre of the felt;
 // each step's events are put in words by story.js with the module's describeEvent, as the live
 // table's log is, and the result is the record's (the server's, docs/protocol.md §6.6).
+import { chipWords, decisionTable, getAnalysis, handSummary, noAnalysis } from "./analysis.js";
 import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
@@ -20,7 +21,7 @@ const page = $("#table-page");
 const handId = page.dataset.handId;
 const PLAY_MS = 900;
 
-const state = { data: null, index: 0, timer: null, module: null, me: null };
+const state = { data: null, index: 0, timer: null, module: null, me: null, decisions: new Map() };
 
 // ------------------------------------------------------------------ the game's drawing
 
@@ -98,6 +99,7 @@ function render() {
   $("#btn-first").disabled = $("#btn-back").disabled = index === 0;
   $("#btn-last").disabled = $("#btn-forward").disabled = last;
   renderStepEvents(step, index, ctx, module);
+  renderStepAnalysis(index);
 
   const list = $("#steps-list");
   for (const item of list.children) {
@@ -168,6 +170,49 @@ function eventLine(event, ctx) {
 function stepLabel(step) {
   const names = new Map((state.data?.seats || []).map((s) => [s.seat, s.name]));
   return forPlayers(String(step.label || ""), (n) => names.get(n) ?? null);
+}
+
+// ------------------------------------------------------------------ the analysis
+
+/** A seat's player by name, as the replay names them. */
+function seatName(n) {
+  const seat = (state.data?.seats || []).find((s) => s.seat === n);
+  return seat?.name || `Seat ${n}`;
+}
+
+/** At a step that was a decision: its options with their odds, the best, what was given up. */
+function renderStepAnalysis(index) {
+  const box = $("#step-analysis");
+  const decision = state.decisions.get(index);
+  box.hidden = !decision;
+  if (decision) fill(box, decisionTable(decision, seatName));
+  else box.replaceChildren();
+}
+
+/** The hand's analysis (GET /api/hands/{id}/analysis): the summary in the side column, each
+ *  decision at its step, and the steps list marked. Computed on the server if it was not yet:
+ *  the page goes on meanwhile. */
+async function loadAnalysis() {
+  const box = $("#analysis-summary");
+  let body;
+  try {
+    body = await getAnalysis(`/api/hands/${encodeURIComponent(handId)}/analysis`,
+      () => fill(box, h("p", { class: "muted small" }, "The analysis is busy; asking again in a moment…")));
+  } catch (err) {
+    fill(box, h("p", { class: "muted small", id: "analysis-none" }, noAnalysis(err)));
+    return;
+  }
+  state.decisions = new Map(body.decisions.map((d) => [d.step, d]));
+  fill(box, handSummary(body, seatName));
+  for (const item of $("#steps-list").children) {
+    const decision = state.decisions.get(Number(item.dataset.index));
+    if (!decision) continue;
+    const mark = decision.chose_best
+      ? h("span", { class: "tag tag-best", title: "The best option" }, "best")
+      : h("span", { class: "tag tag-given-up", title: "Chips given up in expectation" }, `\u2212${chipWords(decision.given_up)}`);
+    item.querySelector(".step-jump")?.append(" ", mark);
+  }
+  renderStepAnalysis(state.index);
 }
 
 // ------------------------------------------------------------------ the side panels
@@ -360,6 +405,7 @@ async function start() {
   $("#replay").hidden = false;
   const wanted = /step=(\d+)/.exec(location.hash);
   go(wanted ? Number(wanted[1]) : 0);
+  loadAnalysis();
 }
 
 start();

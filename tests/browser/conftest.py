@@ -117,6 +117,10 @@ class ServedProcess:
             # the session's tables keep their bots seated: the bots' bank covers them all
             # (tests/api/test_bot_pool.py tests a bank that cannot)
             "BOTS_FLOAT": "100000000",
+            # the session's tables of bots play hundreds of hands: each is analysed when a
+            # page asks for it (tests/browser/test_analysis_browser.py), not every one of
+            # them in the background while the pass shares the cores
+            "ANALYSIS_AFTER_HAND": "false",
             **settings,
         }
         self.env.pop("JOIN_CODE", None)

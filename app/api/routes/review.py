@@ -18,7 +18,7 @@ from fastapi.responses import Response, StreamingResponse
 from app.api.deps import ServicesDep, SessionDep
 from app.api.download import attachment
 from app.api.errors import ApiRoute, errors, file_response
-from app.api.routes import ledgers, review_pages, settle
+from app.api.routes import analysis, ledgers, review_pages, settle
 from app.api.routes.hands import ReaderDep
 from app.api.schemas.hands import HandPage
 from app.api.schemas.review import PlayerFigures, Proof, Replay
@@ -306,3 +306,5 @@ router.include_router(review_pages.router)
 router.include_router(settle.router)
 # The ledgers (a table's sessions, a night's CSV) too.
 router.include_router(ledgers.router)
+# The analysis (a hand's decisions and their odds, an evening's summary) too.
+router.include_router(analysis.router)

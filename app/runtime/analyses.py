@@ -1,0 +1,339 @@
+"""Hands analysed off the table's loop (docs/review.md, "The analysis"; docs/analysis.md).
+
+A hand's analysis (:func:`app.analysis.hand.analyse_hand`) is pure Python and CPU-bound: a few
+seconds for a hand whose figures are estimated by simulation. It never runs on the server's
+event loop, nor on its core's share of time while tables play:
+
+* one **process of its own** computes them (a :class:`~concurrent.futures.ProcessPoolExecutor`
+  of one worker, a fresh interpreter: ``spawn``), started the first time an analysis is
+  wanted, at a lower CPU priority (``os.nice``, and Linux's ``SCHED_IDLE``:
+  :func:`~app.runtime.analysis_worker.worker_started`) so that the scheduler gives the
+  server's process and the database writer's the CPU first;
+* once a hand's record is committed, its table tells the lobby (the shell's
+  ``on_hand_stored``, after the commit: :meth:`Analyses.hand_stored`), which queues the hand
+  here (setting ``ANALYSIS_AFTER_HAND``); a void hand is never analysed. The newest hand
+  queued goes first: behind a backlog (more hands than one worker keeps up with) the hands
+  just played are ready soonest, the older ones later (or when asked for);
+* a reader who asks for a hand not analysed yet (queued, or a hand older than the analysis)
+  gets it computed now (:meth:`Analyses.analysis_of`): their request goes ahead of the
+  background queue, and waits. Only when :data:`MAX_WAITING` requests already wait is it
+  refused (:class:`Busy`: 503 with ``Retry-After``);
+* each result is kept (``hand_analyses``, written through the database writer:
+  :func:`app.db.store.analyses.save_analysis`), and read from there afterwards.
+
+The worker computes one hand at a time; a hand asked for while it is queued or computed waits
+for that same computation. An analysis that fails (a game without its analyser, a record the
+replay cannot re-play) is not retried until the server restarts (:class:`NotAnalysable`);
+one that runs for longer than :data:`TIMEOUT_SECONDS` has its worker killed (a new one starts
+for the next hand) and is told busy, the second time given up. At the server's stop the
+worker is stopped, killed if it is computing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.analysis.hand import VERSION
+from app.db.session import encode_json
+from app.db.store import analyses as analyses_store
+from app.db.types import AsyncSession, async_sessionmaker
+from app.db.writer.base import DatabaseWriter
+from app.runtime.analysis_worker import analyse_record, worker_started
+
+log = logging.getLogger("table31.analysis")
+
+MAX_WAITING = 8
+"""Readers' requests that may wait for a computation at once; one more is refused (Busy)."""
+MAX_QUEUED = 2_000
+"""Hands queued in the background at most; beyond, the oldest is left to be computed when
+first asked for."""
+MAX_FAILED = 1_000
+"""Failed hands remembered (not computed again until a restart)."""
+TIMEOUT_SECONDS = 120.0
+"""An analysis running longer is a bug: its worker is killed."""
+RETRY_AFTER_SECONDS = 5
+"""What a refused reader is told to wait (``Retry-After``)."""
+
+
+class Busy(Exception):
+    """Too many readers already wait for analyses: try again after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
+        super().__init__("the analysis is busy: try again in a few seconds")
+        self.retry_after = retry_after
+
+
+class NotAnalysable(Exception):
+    """This hand has no analysis: why, in words."""
+
+
+# --------------------------------------------------------------------------- the service
+
+
+@dataclass
+class _Job:
+    """A hand to analyse: its record when the reader's request brought it (else read first),
+    and the future every one waiting for it awaits."""
+
+    hand_id: str
+    done: asyncio.Future[dict[str, Any]]
+    record: dict[str, Any] | None = None
+    urgent: bool = False
+
+
+@dataclass
+class Analyses:
+    """The hands' analyses, computed in a worker process, one at a time, and kept."""
+
+    sessionmaker: async_sessionmaker[AsyncSession]
+    writer: DatabaseWriter
+    after_hand: bool = True
+    """Queue each stored hand (``ANALYSIS_AFTER_HAND``); else only readers' requests."""
+    analyse: Callable[[dict[str, Any]], tuple[str, Any]] = analyse_record
+    """What the worker runs on a record (a module-level function: it is pickled by name)."""
+    max_waiting: int = MAX_WAITING
+    timeout: float = TIMEOUT_SECONDS
+    computed: int = field(default=0, init=False)
+    """Analyses computed since the start (a figure for tests and metrics)."""
+    _jobs: dict[str, _Job] = field(default_factory=dict, init=False)
+    """Every hand queued or being computed."""
+    _urgent: OrderedDict[str, None] = field(default_factory=OrderedDict, init=False)
+    _background: OrderedDict[str, None] = field(default_factory=OrderedDict, init=False)
+    _failed: OrderedDict[str, str] = field(default_factory=OrderedDict, init=False)
+    _timeouts: dict[str, int] = field(default_factory=dict, init=False)
+    """Hands whose analysis ran out of time once (the second time, they are given up)."""
+    _wake: asyncio.Event | None = field(default=None, init=False)
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
+    _pool: ProcessPoolExecutor | None = field(default=None, init=False)
+    _busy_with: str | None = field(default=None, init=False)
+    _stopped: bool = field(default=False, init=False)
+
+    # ------------------------------------------------------------------ asking
+
+    def hand_stored(self, hand_id: str) -> None:
+        """A hand's record is committed (its table's shell says so, after the commit): queue
+        its analysis, unless the setting is off. A void hand is skipped when its turn comes
+        (it is never told here: a void hand is not "finished")."""
+        if self.after_hand:
+            self.queue(hand_id)
+
+    def queue(self, hand_id: str) -> None:
+        """Analyse this hand in the background (nothing happens if it is queued already,
+        failed before, or the queue is full)."""
+        if self._stopped or hand_id in self._jobs or hand_id in self._failed:
+            return
+        if len(self._background) >= MAX_QUEUED:  # the oldest is left for when it is asked for
+            oldest, _ = self._background.popitem(last=False)
+            self._jobs.pop(oldest, None)
+        loop = asyncio.get_running_loop()
+        self._jobs[hand_id] = _Job(hand_id, loop.create_future())
+        self._background[hand_id] = None
+        self._kick()
+
+    def failure(self, hand_id: str) -> str | None:
+        """Why this hand could not be analysed (since the start), or None."""
+        return self._failed.get(hand_id)
+
+    async def analysis_of(self, hand_id: str, record: dict[str, Any]) -> dict[str, Any]:
+        """The hand's analysis computed now (the caller found none kept): ahead of the
+        background queue, or the computation already under way. Raises :class:`Busy` when
+        :attr:`max_waiting` requests wait already, :class:`NotAnalysable` when it fails."""
+        if hand_id in self._failed:
+            raise NotAnalysable(self._failed[hand_id])
+        if self._stopped:
+            raise Busy()
+        job = self._jobs.get(hand_id)
+        if job is None or (not job.urgent and self._busy_with != hand_id):
+            if len(self._urgent) >= self.max_waiting:
+                raise Busy()
+            if job is None:
+                job = self._jobs[hand_id] = _Job(
+                    hand_id, asyncio.get_running_loop().create_future()
+                )
+            self._background.pop(hand_id, None)
+            job.record, job.urgent = record, True
+            self._urgent[hand_id] = None
+            self._kick()
+        try:
+            return await asyncio.shield(job.done)
+        except (Busy, NotAnalysable):
+            raise
+        except Exception as exc:  # the database, for a moment: the reader may ask again
+            log.warning("hand %s: its analysis failed: %s", hand_id, exc)
+            raise Busy() from exc
+
+    @property
+    def waiting(self) -> int:
+        """Hands queued or being computed."""
+        return len(self._jobs)
+
+    # ------------------------------------------------------------------ the loop
+
+    def _kick(self) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="hand analyses")
+
+    def _next(self) -> _Job | None:
+        """Readers' requests first, in the order they came; then the newest hand queued (the
+        one its players may open next: behind a backlog, the older ones wait)."""
+        if self._urgent:
+            hand_id, _ = self._urgent.popitem(last=False)
+            return self._jobs[hand_id]
+        if self._background:
+            hand_id, _ = self._background.popitem(last=True)
+            return self._jobs[hand_id]
+        return None
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while not self._stopped:
+            job = self._next()
+            if job is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            self._busy_with = job.hand_id
+            try:
+                outcome: dict[str, Any] | Exception = await self._one(job)
+            except asyncio.CancelledError:  # the stop: whoever waits for this hand is told
+                if not job.done.done():
+                    job.done.set_exception(Busy())
+                    job.done.exception()
+                raise
+            except Exception as exc:  # told to whoever waits; the loop goes on
+                outcome = exc
+            finally:
+                self._busy_with = None
+                self._jobs.pop(job.hand_id, None)
+            if isinstance(outcome, NotAnalysable):
+                self._remember_failure(job.hand_id, str(outcome))
+            if not job.done.done():
+                if isinstance(outcome, Exception):
+                    job.done.set_exception(outcome)
+                    job.done.exception()  # retrieved: a background job has nobody waiting
+                else:
+                    job.done.set_result(outcome)
+
+    async def _one(self, job: _Job) -> dict[str, Any]:
+        """Analyse one hand and keep the result; a background one is read first (skipped if
+        kept already by the current method, or not finished)."""
+        record = job.record
+        if record is None:
+            async with self.sessionmaker() as session:
+                kept = await analyses_store.stored_analysis(session, job.hand_id)
+                if kept is not None and kept[0] == VERSION:
+                    return kept[1]
+                hand = await analyses_store.hand_to_analyse(session, job.hand_id)
+            if hand is None or hand[0] != "finished" or hand[2] is None:
+                raise NotAnalysable("only a finished hand is analysed")
+            record = hand[2]
+        analysis = await self._compute(job.hand_id, record)
+        self.computed += 1
+        try:
+            await self.writer.run(
+                analyses_store.save_analysis, job.hand_id, VERSION, encode_json(analysis)
+            )
+        except Exception as exc:  # not kept: computed again when next asked for
+            log.warning("hand %s: its analysis could not be stored: %s", job.hand_id, exc)
+        return analysis
+
+    async def _compute(self, hand_id: str, record: dict[str, Any]) -> dict[str, Any]:
+        """Run the analysis in the worker (started now if need be; once more if it died)."""
+        for attempt in (1, 2):
+            pool = self._worker()
+            try:
+                future = asyncio.wrap_future(pool.submit(self.analyse, record))
+                status, value = await asyncio.wait_for(future, self.timeout)
+            except TimeoutError:
+                self._kill_worker()
+                # a machine busy for a while (the worker runs only on what is left of the CPU)
+                # or a runaway: told busy the first time, given up the second
+                self._timeouts[hand_id] = self._timeouts.get(hand_id, 0) + 1
+                if self._timeouts[hand_id] < 2:
+                    raise Busy() from None
+                raise NotAnalysable("the analysis took too long") from None
+            except BrokenProcessPool:
+                self._kill_worker()
+                if attempt == 2:
+                    raise NotAnalysable("the analysis's process failed") from None
+                continue
+            if status != "ok":
+                raise NotAnalysable(str(value))
+            return dict(value)
+        raise AssertionError("unreachable")
+
+    def _worker(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=worker_started,
+            )
+        return self._pool
+
+    def _kill_worker(self) -> None:
+        """Kill the worker (it runs away, or died): a new one starts for the next hand."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.kill()
+
+    def _remember_failure(self, hand_id: str, why: str) -> None:
+        log.info("hand %s is not analysed: %s", hand_id, why)
+        self._failed[hand_id] = why
+        while len(self._failed) > MAX_FAILED:
+            self._failed.popitem(last=False)
+
+    # ------------------------------------------------------------------ stopping
+
+    async def stop(self) -> None:
+        """The server stops: nothing more is queued, whoever waits is told (Busy), and the
+        worker ends (killed if it is computing: the analysis is computed again when asked)."""
+        self._stopped = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for job in self._jobs.values():
+            if not job.done.done():
+                job.done.set_exception(Busy())
+                job.done.exception()  # retrieved: nobody may be waiting for it
+        self._jobs.clear()
+        self._urgent.clear()
+        self._background.clear()
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        await asyncio.to_thread(_join, processes)
+
+
+def _join(processes: list[Any], seconds: float = 5.0) -> None:
+    """Wait for the worker to end; kill it if it has not."""
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(seconds)
+            if process.is_alive():
+                process.kill()
+                process.join(seconds)

@@ -1,0 +1,163 @@
+"""The analysis's worker process (app/runtime/analyses.py), without a server: one hand at a
+time in a process of its own; two readers of one hand share one computation; a reader beyond
+the waiting room is refused (Busy); a runaway analysis has its worker killed (told busy, then
+given up) and the next hand is computed by a new one; at the stop, a worker in the middle of
+an analysis is ended at once and whoever waits is told; a server killed outright leaves no
+worker behind."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.analysis.hand import VERSION
+from app.runtime.analyses import Analyses, Busy, NotAnalysable
+from tests.waiting import until
+
+
+class Writer:
+    """The database writer, as the analyses use it: each kept analysis noted."""
+
+    def __init__(self) -> None:
+        self.kept: list[tuple[str, int]] = []
+
+    async def run(self, job: Any, hand_id: str, method: int, analysis: Any) -> None:
+        self.kept.append((hand_id, method))
+
+
+def slow(record: dict[str, Any]) -> tuple[str, Any]:
+    """An analysis that never ends in time (run in the worker)."""
+    time.sleep(60)
+    return "ok", {}
+
+
+def quick(record: dict[str, Any]) -> tuple[str, Any]:
+    time.sleep(0.2)
+    return "ok", {"version": VERSION, "game": record["game"], "decisions": [], "shown": {}}
+
+
+def service(analyse: Any, **extra: Any) -> tuple[Analyses, Writer]:
+    writer = Writer()
+    return Analyses(None, writer, analyse=analyse, **extra), writer  # type: ignore[arg-type]
+
+
+def worker_pid(analyses: Analyses) -> int | None:
+    pool = analyses._pool
+    processes = list(getattr(pool, "_processes", {}).values()) if pool is not None else []
+    return processes[0].pid if processes else None
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_readers_of_one_hand_share_one_computation_and_it_is_kept() -> None:
+    analyses, writer = service(quick)
+    try:
+        first, second = await asyncio.gather(
+            analyses.analysis_of("h1", {"game": "vingt-un"}),
+            analyses.analysis_of("h1", {"game": "vingt-un"}),
+        )
+        assert first == second and first["game"] == "vingt-un"
+        assert analyses.computed == 1 and writer.kept == [("h1", VERSION)]
+        assert worker_pid(analyses) is not None
+    finally:
+        await analyses.stop()
+
+
+async def test_a_reader_beyond_the_waiting_room_is_refused() -> None:
+    analyses, _ = service(slow, max_waiting=1)
+    try:
+        running = asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
+        await until(lambda: analyses._busy_with == "h1", "the first analysis started")
+        waiting = asyncio.ensure_future(analyses.analysis_of("h2", {"game": "x"}))
+        await asyncio.sleep(0)
+        with pytest.raises(Busy) as refused:
+            await analyses.analysis_of("h3", {"game": "x"})
+        assert refused.value.retry_after > 0
+    finally:
+        started = time.monotonic()
+        await analyses.stop()
+        assert time.monotonic() - started < 10
+    for told in (running, waiting):  # the stop tells whoever waits
+        with pytest.raises(Busy):
+            await told
+
+
+async def test_a_runaway_analysis_is_killed_and_the_next_hand_computed() -> None:
+    analyses, writer = service(slow, timeout=3)
+    try:
+        with pytest.raises(Busy):  # a busy machine, perhaps: tried again when asked again
+            await analyses.analysis_of("h1", {"game": "x"})
+        with pytest.raises(NotAnalysable, match="too long"):  # twice: given up
+            await analyses.analysis_of("h1", {"game": "x"})
+        started = time.monotonic()
+        with pytest.raises(NotAnalysable, match="too long"):  # remembered: not tried again
+            await analyses.analysis_of("h1", {"game": "x"})
+        assert time.monotonic() - started < 1
+        assert analyses.failure("h1") == "the analysis took too long"
+        analyses.analyse = quick
+        assert (await analyses.analysis_of("h2", {"game": "x"}))["game"] == "x"
+        assert writer.kept == [("h2", VERSION)]
+    finally:
+        await analyses.stop()
+
+
+async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis() -> None:
+    analyses, _ = service(slow)
+    asking = asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
+    await until(lambda: worker_pid(analyses) is not None, "the worker started", 30)
+    pid = worker_pid(analyses)
+    assert pid is not None
+    await until(lambda: analyses._busy_with == "h1", "the analysis started")
+    started = time.monotonic()
+    await analyses.stop()
+    assert time.monotonic() - started < 10
+    assert not alive(pid)
+    with pytest.raises(Busy):
+        await asking
+    analyses.queue("h2")  # after the stop: nothing more is taken
+    assert analyses.waiting == 0
+
+
+SERVER = """
+import asyncio, sys
+from app.runtime.analyses import Analyses
+from tests.review.test_analysis_worker import Writer, slow, worker_pid
+
+async def main():
+    analyses = Analyses(None, Writer(), analyse=slow)
+    asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
+    while worker_pid(analyses) is None or analyses._busy_with != "h1":
+        await asyncio.sleep(0.05)
+    print(worker_pid(analyses), flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_worker_ends_when_the_server_is_killed() -> None:
+    """A server killed (SIGKILL) cannot stop its worker: the worker sees it gone and ends."""
+    root = Path(__file__).resolve().parents[2]
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SERVER, cwd=root, stdout=asyncio.subprocess.PIPE
+    )
+    try:
+        assert server.stdout is not None
+        line = await asyncio.wait_for(server.stdout.readline(), 60)
+        worker = int(line)
+        assert alive(worker)
+    finally:
+        server.kill()
+        await server.wait()
+    await until(lambda: not alive(worker), "the worker ended with its server", 10)
