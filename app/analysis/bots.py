@@ -78,11 +78,17 @@ def play_levels(
     stack: int = 1_000,
     effort: Effort = BOT_EFFORT,
     options: dict[str, Any] | None = None,
+    given_up: dict[int, list[float]] | None = None,
 ) -> dict[int, list[int]]:
     """Bots of ``levels`` (by seat) play ``hands`` hands of ``game`` at one table, every
     choice checked against ``legal`` as the table does (an illegal one: the default action);
     each seat's chips won or lost in each hand. Seats buy back in as the simulator's bots do
-    (:mod:`app.simulate`), so a long run keeps its seats."""
+    (:mod:`app.simulate`), so a long run keeps its seats.
+
+    With ``given_up``, every decision is also judged by the analysis (at ``effort``) before
+    it is taken, and each seat's chips given up in expectation in each hand are added there:
+    where a game's results vary too much for a few thousand hands to tell the levels apart
+    (Trente et Quarante's stakes against the house's edge), their expectations do."""
     cls = game_class(game)
     engine = cls({**cls.SIM_OPTIONS, **(options or {})}, seeds=seed_stream(seed))
     for seat in sorted(levels):
@@ -90,10 +96,15 @@ def play_levels(
     rng = random.Random(seed)
     nets: dict[int, list[int]] = {seat: [] for seat in levels}
 
+    judged: dict[int, float] = {seat: 0.0 for seat in levels}
+
     def decide(seat: int) -> None:
         action = bot_action(engine, seat, levels[seat], rng, effort)
-        if not action_fits(action, engine.legal_actions(seat)):
+        legal = engine.legal_actions(seat)
+        if not action_fits(action, legal):
             action = engine.default_action(seat)
+        if given_up is not None:
+            judged[seat] += judge(engine, seat, legal, action, effort, rng)
         engine.apply(seat, action)
 
     for _ in range(hands):
@@ -123,4 +134,28 @@ def play_levels(
         engine.take_log()
         for seat in levels:
             nets[seat].append(net_of(hand, seat))
+            if given_up is not None:
+                given_up.setdefault(seat, []).append(judged[seat])
+                judged[seat] = 0.0
     return nets
+
+
+def judge(
+    engine: Game,
+    seat: int,
+    legal: list[LegalAction],
+    action: Action,
+    effort: Effort,
+    rng: random.Random,
+) -> float:
+    """The chips ``action`` gives up in expectation against the best option (0 when it is
+    no decision, or an action the analysis does not weigh)."""
+    position = Position(engine, seat, legal, dict(action))
+    analyser = analyser_for(engine.id)
+    if not analyser.decides(position):
+        return 0.0
+    options = analyser.analyse(position, effort, rng).options
+    chosen = [o.figures.ev for o in options if o.action == action]
+    if not chosen:
+        return 0.0
+    return max(o.figures.ev for o in options) - chosen[0]
