@@ -24,6 +24,9 @@ from app.analysis import MODULES
 from app.analysis.bots import play_levels
 from app.analysis.position import ANALYSIS_EFFORT, BOT_EFFORT, Effort
 
+BY_EXPECTATION = {"trente-et-quarante"}
+"""Games whose levels are told apart by the chips given up in expectation as well (docs/analysis.md
+§5: chips won vary too much there)."""
 LEVELS = {0: "steady", 1: "best", 2: "random"}
 """The steady bot sits first: in Trianta Ena the first seated holds the bank (no choices)."""
 
@@ -36,7 +39,10 @@ def mean_interval(values: list[int]) -> tuple[float, float]:
 
 def levels_run(game: str, hands: int, effort: Effort) -> dict[str, Any]:
     started = time.perf_counter()
-    nets = play_levels(game, LEVELS, hands, seed=hash(game) & 0xFFFF, effort=effort)
+    given_up: dict[int, list[float]] | None = {} if game in BY_EXPECTATION else None
+    nets = play_levels(
+        game, LEVELS, hands, seed=sum(game.encode()), effort=effort, given_up=given_up
+    )
     seconds = time.perf_counter() - started
     row: dict[str, Any] = {"game": game, "hands": len(nets[1]), "seconds": round(seconds, 1)}
     for seat, level in LEVELS.items():
@@ -46,6 +52,10 @@ def levels_run(game: str, hands: int, effort: Effort) -> dict[str, Any]:
     diff = statistics.fmean(best) - statistics.fmean(rand)
     se = math.sqrt(statistics.variance(best) / len(best) + statistics.variance(rand) / len(rand))
     row["best_minus_random"] = {"chips": round(diff, 3), "z": round(diff / se, 1) if se else None}
+    if given_up is not None:
+        row["given_up_per_hand"] = {
+            level: round(statistics.fmean(given_up[seat]), 4) for seat, level in LEVELS.items()
+        }
     return row
 
 
