@@ -41,6 +41,7 @@ RUNTIME_SEAT_KEYS = (
     "player_id",
     "name",
     "bot",
+    "bot_level",
     "connected",
     "leaving",
     "ready",

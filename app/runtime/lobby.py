@@ -20,6 +20,7 @@ import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from app.analysis.bots import DEFAULT_LEVEL
 from app.core.config import Settings
 from app.db import ledger, store
 from app.db.store.recovery import void_unfinished_hand
@@ -389,11 +390,16 @@ class Lobby:
         self.recovery.closed.append(closed)
 
     async def add_bot(
-        self, table: TableActor, seat: int | None = None, *, max_bots: int = 0
+        self,
+        table: TableActor,
+        seat: int | None = None,
+        *,
+        max_bots: int = 0,
+        level: str = DEFAULT_LEVEL,
     ) -> int:
-        """Seat a bot of the pool, its buy-in from the bots' bank (app/runtime/bot_pool.py;
-        ValueError when the bank cannot cover it). With ``max_bots``, the table may hold at
-        most that many bots (LimitReached)."""
+        """Seat a bot of the pool playing at ``level`` (app/analysis/bots.py), its buy-in
+        from the bots' bank (app/runtime/bot_pool.py; ValueError when the bank cannot cover
+        it). With ``max_bots``, the table may hold at most that many bots (LimitReached)."""
         table_id = table.table_id
         async with table.lock:
             coming = self._bots_coming.get(table_id, 0)
@@ -402,14 +408,14 @@ class Lobby:
                 raise LimitReached(f"a table may have at most {max_bots} bots")
             self._bots_coming[table_id] = coming + 1
         try:
-            return await self._add_bot(table, seat)
+            return await self._add_bot(table, seat, level)
         finally:
             if self._bots_coming[table_id] > 1:
                 self._bots_coming[table_id] -= 1
             else:
                 del self._bots_coming[table_id]
 
-    async def _add_bot(self, table: TableActor, seat: int | None) -> int:
+    async def _add_bot(self, table: TableActor, seat: int | None, level: str) -> int:
         seat = await table.hold_bot_seat(seat)  # ValueError: none free
         low, high = table.engine.buy_in_limits(seat)
         buy_in = min(high, max(low, self.settings.starting_bankroll // 2))
@@ -420,7 +426,7 @@ class Lobby:
             table.release_seat(seat)
         seated = False
         try:
-            await table.seat_player(seat, player_id, name, buy_in, is_bot=True)
+            await table.seat_player(seat, player_id, name, buy_in, is_bot=True, bot_level=level)
             seated = True
         except ProtocolError as err:
             raise ValueError(err.message) from None

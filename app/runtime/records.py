@@ -28,6 +28,9 @@ class SeatInfo:
     player_id: str
     name: str
     is_bot: bool = False
+    bot_level: str | None = None
+    """A bot's level (``random``, ``steady``, ``best``: app/analysis/bots.py); None for a
+    person."""
 
 
 @dataclass
@@ -116,6 +119,7 @@ def seats_listing(roster: dict[int, SeatInfo], balances: dict[str, int]) -> list
             "player_id": info.player_id,
             "name": info.name,
             "bot": info.is_bot,
+            **({"bot_level": info.bot_level} if info.is_bot else {}),
             "stack": balances.get(seat_account(seat), 0),
         }
         for seat, info in sorted(roster.items())

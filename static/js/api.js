@@ -29,12 +29,13 @@ export const api = {
   /** The room's host hands it to a player seated at its table. */
   handRoomOver: (roomId, playerId) =>
     send("POST", `/api/rooms/${encodeURIComponent(roomId)}/host`, { player_id: playerId }),
-  addBot: (id) => send("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
+  /** Seat a bot playing at `level` (random, steady or best: docs/analysis.md §5). */
+  addBot: (id, level = "steady") => send("POST", `/api/tables/${encodeURIComponent(id)}/bots`, { level }),
   /** The opener closes the table for good (no other person may be seated). */
   closeTable: (id) => send("POST", `/api/tables/${encodeURIComponent(id)}/close`, {}),
   /** The host seats a bot with the host's token (the admin page keeps it in this tab). */
-  hostAddBot: (id, token) =>
-    send("POST", `/api/admin/tables/${encodeURIComponent(id)}/bots`, {}, { Authorization: `Bearer ${token}` }),
+  hostAddBot: (id, token, level = "steady") =>
+    send("POST", `/api/admin/tables/${encodeURIComponent(id)}/bots`, { level }, { Authorization: `Bearer ${token}` }),
   /** A personal recovery link for another device: {code, link}; a new one cancels the old. */
   recoveryLink: () => send("POST", "/api/me/recovery", {}),
   recover: (code) => send("POST", "/api/session/recover", { code }),

@@ -188,6 +188,7 @@ async function openTable(event) {
       return;
     }
     const table = await api.openTable(game.id, name, options, $("#open-private").checked);
+    await seatPracticeBots(table.table_id);
     location.href = table.invite_path || `/tables/${encodeURIComponent(table.table_id)}`;
   } catch (err) {
     if (err.status === 401) {
@@ -197,6 +198,20 @@ async function openTable(event) {
     } else showFieldError(err.field || "form", err.message);
   } finally {
     submit.disabled = false;
+  }
+}
+
+/** "Practise against bots": seat the bots asked for at the new table, one after the other
+ *  (a refusal, such as the bots' bank running dry, stops there: the table is open anyway). */
+async function seatPracticeBots(tableId) {
+  const count = Number($("#open-bots").value);
+  const level = $("#open-bot-level").value;
+  for (let i = 0; i < count; i += 1) {
+    try {
+      await api.addBot(tableId, level);
+    } catch {
+      return;
+    }
   }
 }
 

@@ -127,7 +127,9 @@ function occupiedSeat(seat, view, isTurn, opts) {
       h("span", { class: "stack-value", title: "Stack" }, chips(shownStack(seat, view, opts.module))),
       role ? h("span", { class: `badge badge-${role}` }, humanize(role)) : null,
       you ? h("span", { class: "tag tag-you" }, "you") : null,
-      seat.bot ? h("span", { class: "tag tag-bot" }, "bot") : null,
+      seat.bot
+        ? h("span", { class: "tag tag-bot", title: botTitle(seat.bot_level) }, seat.bot_level && seat.bot_level !== "steady" ? `bot · ${seat.bot_level}` : "bot")
+        : null,
       delta !== undefined
         ? h("span", { class: `delta ${delta > 0 ? "delta-up" : delta < 0 ? "delta-down" : ""}`,
             title: "Last hand" }, signed(delta))
@@ -161,4 +163,11 @@ function handBox(hand, seat) {
     cardRow(hand.cards, { small: true }),
     meta.length ? h("div", { class: "hand-meta" }, meta) : null,
     typeof hand.note === "string" && hand.note ? h("p", { class: "hand-note" }, hand.note) : null);
+}
+
+/** What a bot's level means, in a tooltip (docs/analysis.md §5). */
+function botTitle(level) {
+  if (level === "best") return "A bot playing the analysis's best option";
+  if (level === "random") return "A bot playing any legal action at random";
+  return "A bot playing a simple fixed rule";
 }

@@ -113,8 +113,9 @@ export async function addBot() {
   button.disabled = true;
   try {
     const opener = state.me && state.me.player_id === summary.created_by;
-    const result = opener || !hostToken() ? await api.addBot(tableId) : await api.hostAddBot(tableId, hostToken());
-    toast(`A bot sat down in seat ${result.seat}.`, "info");
+    const level = $("#bot-level").value;
+    const result = opener || !hostToken() ? await api.addBot(tableId, level) : await api.hostAddBot(tableId, hostToken(), level);
+    toast(`A ${level} bot sat down in seat ${result.seat}.`, "info");
   } catch (err) {
     toast(err.status === 401 ? "Choose a name first." : err.message);
   } finally {

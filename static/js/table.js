@@ -160,7 +160,7 @@ function renderAll(prev) {
 
   $("#btn-leave").hidden = !seated;
   $("#btn-top-up").hidden = !(seated && t.can_top_up);
-  $("#btn-bot").hidden = Boolean(closed) || !mayAddBot();
+  $("#bot-add").hidden = Boolean(closed) || !mayAddBot();
   $("#btn-close-table").hidden = Boolean(closed) || !mayCloseTable(view);
   renderControlsArea();
   if ($("#controls .cannot-play")) {
@@ -392,7 +392,7 @@ async function refreshMe() {
   }
   showWhoami(state.me);
   chatWhoChanged();
-  $("#btn-bot").hidden = Boolean(state.closed) || !mayAddBot(); // the opener is known now
+  $("#bot-add").hidden = Boolean(state.closed) || !mayAddBot(); // the opener is known now
   $("#btn-close-table").hidden = Boolean(state.closed) || !state.view || !mayCloseTable(state.view);
 }
 

@@ -60,6 +60,8 @@ def reference_view_for(actor: TableCore, seat: int | None) -> dict[str, Any]:
             entry["player_id"] = info.player_id
             entry["name"] = info.name
             entry["bot"] = info.is_bot
+            if info.is_bot:
+                entry["bot_level"] = info.bot_level
             entry["connected"] = info.is_bot or reference_is_connected(actor, info.player_id)
             entry["leaving"] = entry["seat"] in actor.pending_leave
             away = actor.away.get(entry["seat"])

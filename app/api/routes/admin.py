@@ -11,9 +11,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import Field
 
+from app.analysis.bots import DEFAULT_LEVEL
 from app.api.deps import HostDep, ServicesDep
 from app.api.errors import ApiRoute, errors
-from app.api.schemas import StrictBody
+from app.api.schemas import BotIn, StrictBody
 from app.api.schemas.base import Reply
 from app.api.schemas.host import (
     AdminRoom,
@@ -325,15 +326,21 @@ async def remove_seat(table_id: str, seat: int, services: ServicesDep) -> dict[s
 
 
 @router.post("/tables/{table_id}/bots", status_code=201, response_model=BotAdded)
-async def add_bot(table_id: str, services: ServicesDep) -> dict[str, Any]:
-    """Seat a bot of the pool in the first free seat, its buy-in from the bots' bank (409
-    when the bank cannot cover it: ``POST /api/admin/bots`` adds chips)."""
+async def add_bot(
+    table_id: str, services: ServicesDep, body: BotIn | None = None
+) -> dict[str, Any]:
+    """Seat a bot of the pool (in ``seat``, or the first free one, playing at ``level``),
+    its buy-in from the bots' bank (409 when the bank cannot cover it: ``POST
+    /api/admin/bots`` adds chips)."""
     table = _table(services, table_id)
     try:
-        seat = await services.lobby.add_bot(table, None)
+        seat = await services.lobby.add_bot(
+            table, body.seat if body else None, level=body.level if body else DEFAULT_LEVEL
+        )
     except ValueError as err:
         raise HTTPException(409, str(err)) from None
-    await _record(services, "add_bot", {"table_id": table_id, "seat": seat})
+    level = body.level if body else DEFAULT_LEVEL
+    await _record(services, "add_bot", {"table_id": table_id, "seat": seat, "level": level})
     return {"seat": seat}
 
 

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from app.analysis.bots import DEFAULT_LEVEL
 from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, is_host
 from app.api.errors import ApiRoute, Error, RuleRefusal, errors
 from app.api.schemas import BotIn, TableIn
@@ -185,6 +186,7 @@ async def add_bot(
             table,
             body.seat if body else None,
             max_bots=0 if is_host(request, services) else services.settings.max_bots_per_table,
+            level=body.level if body else DEFAULT_LEVEL,
         )
     except (ValueError, LimitReached) as err:
         raise HTTPException(409, str(err)) from None

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.analysis.bots import DEFAULT_LEVEL, BotLevel
 from app.core.names import clean_player_name, refuse_invisible
 
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]{0,23}$")
@@ -58,7 +59,11 @@ class TableIn(StrictBody):
 
 
 class BotIn(StrictBody):
+    """A bot to seat: where (the first free seat when not given) and how well it plays
+    (docs/analysis.md §5)."""
+
     seat: int | None = None
+    level: BotLevel = Field(DEFAULT_LEVEL, description="random, steady or best")
 
 
 class StandUpIn(StrictBody):

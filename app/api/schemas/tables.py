@@ -19,6 +19,9 @@ class SeatSummary(Reply):
     player_id: str
     name: str
     bot: bool
+    bot_level: str | None = Field(
+        default=None, description="a bot's level: random, steady or best (docs/analysis.md §5)"
+    )
     leaving: bool | None = Field(
         default=None, description="host's list only: stands up at the next moment allowed"
     )

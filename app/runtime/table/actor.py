@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from app.analysis.bots import DEFAULT_LEVEL
 from app.core.config import Settings
 from app.core.security import same_secret
 from app.db import store
@@ -586,7 +587,14 @@ class TableActor:
     # ------------------------------------------------------------------ seats
 
     async def seat_player(
-        self, seat: int, player_id: str, name: str, buy_in: int, *, is_bot: bool = False
+        self,
+        seat: int,
+        player_id: str,
+        name: str,
+        buy_in: int,
+        *,
+        is_bot: bool = False,
+        bot_level: str = DEFAULT_LEVEL,
     ) -> None:
         """Move the buy-in from the bankroll (waiting for the database, WITHOUT the table's
         lock: play goes on meanwhile, the seat is held for this player), then seat. If the
@@ -603,7 +611,11 @@ class TableActor:
             self.core.release_seat(seat)
             raise
         async with self._section():
-            self._take(self.core.take_seat(seat, player_id, name, buy_in, is_bot=is_bot))
+            self._take(
+                self.core.take_seat(
+                    seat, player_id, name, buy_in, is_bot=is_bot, bot_level=bot_level
+                )
+            )
 
     async def hold_bot_seat(self, seat: int | None) -> int:
         """Hold a seat for a bot (the first free one, or ``seat``) while its buy-in is

@@ -26,8 +26,10 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from app.analysis.bots import DEFAULT_LEVEL, LEVELS, bot_action
 from app.core.config import Settings
 from app.db import store
 from app.db.ledger import record as ledger_record
@@ -83,6 +85,8 @@ BEGUN_KEY = "runtime_begun"
 """The stored state's key of a room's table: the ``room_switch`` event that began it, told
 first in its story until a hand has finished there (docs/rules.md §0.15)."""
 RUNTIME_PREFIX = "runtime_"
+BOT_LEVELS_KEY = "runtime_bot_levels"
+"""The stored state's key for the seated bots' levels (app/analysis/bots.py), by seat."""
 """The stored state's keys that are the table's, not its engine's (the rest is the engine's
 snapshot)."""
 CLOCK_STRIKES = 2
@@ -290,7 +294,13 @@ class TableCore(HostAtTable):
             "max_seats": self.engine.max_seats,
             "table_seats": self.engine.table_seats,
             "seats": [
-                {"seat": s, "player_id": i.player_id, "name": i.name, "bot": i.is_bot}
+                {
+                    "seat": s,
+                    "player_id": i.player_id,
+                    "name": i.name,
+                    "bot": i.is_bot,
+                    **({"bot_level": i.bot_level} if i.is_bot else {}),
+                }
                 for s, i in sorted(self.roster.items())
             ],
             "players": len(self.roster),
@@ -629,6 +639,11 @@ class TableCore(HostAtTable):
             AWAY_KEY: {str(seat): away.stored() for seat, away in sorted(self.away.items())},
             WAITING_KEY: {"waiting": self.waiting_for_ready, "ready": sorted(self.ready)},
             time_bank.STORED_KEY: self.time_bank.stored(),
+            BOT_LEVELS_KEY: {
+                str(seat): info.bot_level
+                for seat, info in sorted(self.roster.items())
+                if info.is_bot and info.bot_level
+            },
             **({BEGUN_KEY: self.begun} if self.begun is not None else {}),
         }
 
@@ -730,7 +745,8 @@ class TableCore(HostAtTable):
             info = self.roster.get(seat)
             if info is None or not info.is_bot or seat not in self.engine.to_act():
                 continue
-            self._apply(seat, self.engine.bot_action(seat, self.rng), by="bot")
+            level = info.bot_level or DEFAULT_LEVEL
+            self._apply(seat, bot_action(self.engine, seat, level, self.rng), by="bot")
             break
         return self._done()
 
@@ -839,7 +855,14 @@ class TableCore(HostAtTable):
         self.reserved.pop(seat, None)
 
     def take_seat(
-        self, seat: int, player_id: str, name: str, buy_in: int, *, is_bot: bool = False
+        self,
+        seat: int,
+        player_id: str,
+        name: str,
+        buy_in: int,
+        *,
+        is_bot: bool = False,
+        bot_level: str = DEFAULT_LEVEL,
     ) -> Effects:
         """The buy-in is on the table: seat the player. If the table refuses the seat by now
         (closed, or the game's rules), the buy-in goes straight back (a job) and the refusal
@@ -854,7 +877,7 @@ class TableCore(HostAtTable):
             self._fx.store(store.leave, self.table_id, seat, player_id)
             raise ProtocolError.refusing(err) from None
         self._note_roster(seat, "sit", buy_in)
-        info = SeatInfo(player_id, name, is_bot)
+        info = SeatInfo(player_id, name, is_bot, bot_level if is_bot else None)
         self.roster[seat] = info
         self._tell_roster("sit", seat, buy_in)
         if self.hand is not None:
@@ -1389,8 +1412,12 @@ class TableCore(HostAtTable):
         between-hands ``state`` reconciled with the seats taken now, who sits out and who is
         ready. ``void_notice``: the hand in play was void (told to everyone). The reconciled
         state is saved as the table's from now on."""
+        levels = (state or {}).get(BOT_LEVELS_KEY) or {}
         for seat, info, _stack in seats:
-            self.roster[seat] = info
+            level = levels.get(str(seat), DEFAULT_LEVEL) if info.is_bot else None
+            if level is not None and level not in LEVELS:
+                level = DEFAULT_LEVEL
+            self.roster[seat] = replace(info, bot_level=level)
         stacks = {seat: stack for seat, _info, stack in seats}
         away = self._restore_presence(state, stacks)
         self.time_bank.restore((state or {}).get(time_bank.STORED_KEY))

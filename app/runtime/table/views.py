@@ -92,6 +92,7 @@ def shared(core: TableCore) -> Shared:
             "player_id": info.player_id,
             "name": info.name,
             "bot": info.is_bot,
+            **({"bot_level": info.bot_level} if info.is_bot else {}),
             "connected": info.is_bot or info.player_id in connected,
             "leaving": seat in core.pending_leave,
             **core.presence_extras(seat),
