@@ -3,15 +3,28 @@
 The decisions (§5.6, §5.8): at the start of a turn, to take the stock's top card, to take the
 top discard, or to knock; after taking, which cards to discard. A 31 and a coup d'état are
 not choices (the table shows them as soon as a hand holds one, §5.7), nor are the bets (one
-a player who pays, §5.7 and §5.8). The cut and the dealing pattern (§5.5) are not decisions
-either: the deck is a uniform shuffle the cutter and the dealer know nothing of, so every cut
-and every pattern deals each player the same chances.
+for each player who pays, §5.7 and §5.8). The cut and the dealing pattern (§5.5) are not
+decisions either: the deck is a uniform shuffle the cutter and the dealer know nothing of, so
+every cut and every pattern deals each player the same chances.
+
+The unit is the **match** (§5.1): the chips in play are the pot and the bets in front of the
+players, and at the match's end the winner takes them all (the pot, and back its own bets;
+with a coup d'état the others' bets too, §5.7, §5.11), the others nothing. So what a seat can
+expect from a match is its chance to win it times those chips, and a round matters by how it
+moves that chance: a bet the seat pays lowers it, a bet another pays raises it, a 31 that
+makes everyone else pay raises it most. *Win* is the chance to win the match, *lose* the
+rest (no tie); ``ev`` the chips the seat can expect from the match from now on: its chance
+times the match's chips, less the bets in front of it now. (The round alone, a bet paid or
+not, would value another's payment at nothing: a bot playing by it loses to the steady one.)
 
 Every figure is **estimated** by simulation: the cards the seat cannot see are dealt afresh
 (:func:`resample`), the option taken, and the round played to its end by the ``steady`` bot
 (:mod:`app.games.en_og_tredive.bot`) for every later decision, the seat's own included. The
-same deals serve every option of a decision (common random numbers), so the options'
-differences are sharper than their intervals suggest.
+round's end gives the seat's chance: 1 or 0 when the match ended in it, else the chance the
+bets left give in a model of the later rounds (:func:`match_chance`: each round a coup d'état,
+a 31 or a knock that costs one player one bet, made by any player alike, at rates measured
+from the steady bot's rounds). The same deals serve every option of a decision (common random
+numbers), so the options' differences are sharper than their intervals suggest.
 
 What the seat knows (§0.8, §5.6): its own hand, every hand's size, the discard pile, and
 every card it saw go by: a card an opponent took from the pile is in that opponent's hand
@@ -22,28 +35,23 @@ deal, and those of each new stock), and each face-down place (an opponent's card
 the stock) takes a card of its own group: the resample shuffles each group and deals it back
 to its places. Nothing else is inferred from the opponents' play.
 
-Units (§5.7 to §5.11): ``ev`` is the chips the seat gains in the *round* (the hand the table
-records): minus a bet (``bet_unit``) for each bet it pays into the pot, plus the pot when it
-wins the match in this round (and, with a coup d'état, every bet still in front of the
-others). *Lose* is a round that costs the seat chips (it pays a bet), *win* one that brings it
-chips (it wins the match), *tie* a round it ends having paid nothing (most rounds it does not
-lose). The later rounds of the match are not counted: a bet paid now is a bet less to lose
-later, which the figures do not weigh.
-
-Speed: a round has many decisions, each played out many times, so each option is played in
-``effort.samples // SAMPLE_DIVISOR`` deals (200 for a finished hand's analysis), and the
-interval says what that leaves uncertain.
+Speed: a round has dozens of decisions, each with two to five options, so each option is
+played in as many deals as the effort asks up to :data:`FULL_UP_TO`, a fifth of them beyond
+(200 for a finished round's analysis); the interval says what that leaves uncertain. A bot
+asking for its best play (no action chosen) spends the deals by halves on the better options
+(:func:`simulate`).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from app.analysis.figures import Option, Tally
+from app.analysis.figures import Z95, Figures, Option
 from app.analysis.position import Effort, Position, Verdict
 from app.games.core.accounts import POT, AccountKind, parse_account
 from app.games.core.actions import Action, action_fits
@@ -60,16 +68,27 @@ from app.games.en_og_tredive.scoring import (
 from app.games.en_og_tredive.state import Round
 
 SAMPLE_DIVISOR = 5
-"""Each option is played in ``effort.samples // SAMPLE_DIVISOR`` deals (at least
-:data:`MIN_SAMPLES`): a round has dozens of decisions."""
-MIN_SAMPLES = 30
+FULL_UP_TO = 150
+"""Each option is played in as many deals as the effort asks up to :data:`FULL_UP_TO` (a
+``best`` bot's decision); beyond, in a fifth of them, at least :data:`FULL_UP_TO` (a
+finished round's analysis: 200): a round has dozens of decisions, each with two to five
+options."""
+
+
+def samples_for(effort: Effort) -> int:
+    """The deals each option is played in."""
+    asked = max(1, effort.samples)
+    return min(asked, max(FULL_UP_TO, asked // SAMPLE_DIVISOR))
+
+
 MAX_TURNS = 2_000
 """A simulated round longer than this is a bug in a model, not a round."""
 
 NOTE = (
     "Estimated by simulation: the cards you could not see dealt afresh (a card you saw an "
-    "opponent take stays with them), then the round played out by the steady bot for "
-    "everyone, you included; ev in chips for the round."
+    "opponent take stays with them), the round played out by the steady bot for everyone, "
+    "you included, and the later rounds by a model of the match; win: your chance to win the "
+    "match; ev: the match's chips you can expect from now on, less your bets in front of you."
 )
 
 
@@ -363,6 +382,8 @@ class Sim:
     rng: random.Random | None = None
     net: dict[int, int] = field(default_factory=dict)
     over: bool = False
+    winner: int | None = None
+    """Who won the match in this round, if anyone did."""
     restocks: int = 0
 
     @classmethod
@@ -526,6 +547,7 @@ class Sim:
                 gained += chips
                 self._gain(owner, -chips)
         self._gain(seat, gained)
+        self.winner = seat
         self.over = True
 
     def settle_knock(self) -> None:
@@ -556,6 +578,7 @@ class Sim:
             (winner,) = self.match_seats
             self._gain(winner, self.pot)
             self.pot = 0
+            self.winner = winner
         self.over = True
 
     def _gain(self, seat: int, chips: int) -> None:
@@ -570,29 +593,192 @@ def sim_base(engine: Game) -> Sim:
     return sim
 
 
+class Equity:
+    """The seat's chance to win the match and its chips, over simulated rounds: each round
+    adds the chance the seat then has (1 if it won the match in the round, 0 if it went
+    out, else :func:`match_chance` of the bets left)."""
+
+    def __init__(self, total: int, own: int) -> None:
+        self.total = total
+        """Every chip of the match: the pot and every bet in front of anyone."""
+        self.own = own
+        """The chips in front of the seat now."""
+        self.n = 0
+        self.chances = 0.0
+        self.squares = 0.0
+
+    def add(self, chance: float) -> None:
+        self.n += 1
+        self.chances += chance
+        self.squares += chance * chance
+
+    def figures(self) -> Figures:
+        """Win: the chance to win the match; lose: the rest; ev: the match's chips then, less
+        those in front of the seat now; the 95% interval on ev."""
+        if self.n == 0:
+            raise ValueError("no sample")
+        win = self.chances / self.n
+        variance = max(0.0, self.squares / self.n - win * win) * self.n / max(1, self.n - 1)
+        half = Z95 * self.total * math.sqrt(variance / self.n)
+        ev = self.total * win - self.own
+        return Figures(win, 0.0, 1.0 - win, ev, False, self.n, ev - half, ev + half)
+
+
+def chance_after(sim: Sim, seat: int) -> float:
+    """The seat's chance to win the match once the simulated round is over."""
+    if sim.winner is not None:
+        return 1.0 if sim.winner == seat else 0.0
+    if seat not in sim.match_seats:
+        return 0.0
+    others = sorted(sim.bets.get(s, 0) // sim.unit for s in sim.match_seats if s != seat)
+    return match_chance(sim.bets.get(seat, 0) // sim.unit, tuple(others))
+
+
 def simulate(
     engine: Game,
     seat: int,
     plays: list[Action],
     samples: int,
     rng: random.Random,
-) -> list[Tally]:
+    *,
+    narrow: bool = False,
+) -> list[Equity]:
     """Each of ``plays`` by ``seat`` in ``samples`` deals of what the seat cannot see (the
-    same deals for every play), the round played out by the steady bot: the seat's chips."""
+    same deals for every play), the round played out by the steady bot, the rest of the
+    match by :func:`match_chance`.
+
+    With ``narrow`` (a bot looking for the best play) the same number of deals is spent by
+    halves: a third of each play's share first, then the better half of the plays share
+    what is left, and the last two the rest; the plays dropped early are told with fewer
+    deals (and a wider interval)."""
     known = knowledge(engine, seat)
     base = sim_base(engine)
-    tallies = [Tally() for _ in plays]
-    for _ in range(samples):
-        hands, stock = known.deal(rng)
-        world = base.copy()
-        world.hands.update(hands)
-        world.stock = stock[::-1]
-        world.seed = rng.getrandbits(64)
-        for play, tally in zip(plays, tallies, strict=True):
-            sim = world.copy()
-            sim.play(seat, play)
-            tally.add(float(sim.net.get(seat, 0)))
+    total = base.pot + sum(base.bets.values())
+    tallies = [Equity(total, base.bets.get(seat, 0)) for _ in plays]
+
+    def deal(indices: list[int], count: int) -> None:
+        for _ in range(count):
+            hands, stock = known.deal(rng)
+            world = base.copy()
+            world.hands.update(hands)
+            world.stock = stock[::-1]
+            world.seed = rng.getrandbits(64)
+            for index in indices:
+                sim = world.copy()
+                sim.play(seat, plays[index])
+                tallies[index].add(chance_after(sim, seat))
+
+    alive = list(range(len(plays)))
+    if not narrow or len(plays) <= 2:
+        deal(alive, samples)
+        return tallies
+    budget = samples * len(plays)
+    first = max(1, samples // 3)
+    deal(alive, first)
+    budget -= first * len(alive)
+    while len(alive) > 2:
+        alive.sort(key=lambda i: -tallies[i].chances / tallies[i].n)
+        alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+        share = budget // (2 * len(alive)) if len(alive) > 2 else budget // len(alive)
+        deal(alive, max(1, share))
+        budget -= max(1, share) * len(alive)
+    if budget >= len(alive):
+        deal(alive, budget // len(alive))
     return tallies
+
+
+# --------------------------------------------------------------------------- the later rounds
+
+COUP_CHANCE = 0.06
+"""In the model of the match's later rounds: the chance a round ends in a coup d'état."""
+THIRTY_ONE_CHANCE = 0.18
+"""... that it ends in a 31 (every other player pays a bet); otherwise one player pays one.
+Both measured over rounds the steady bot plays (2 to 6 players, 600 rounds each: 4 to 7%
+coups, 15 to 20% 31s, most knocks costing one player one bet)."""
+EXACT_STATES = 200_000
+"""Beyond this many states (many players with many bets) :func:`match_chance` plays the
+model's matches out instead of enumerating them."""
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def match_chance(mine: int, others: tuple[int, ...]) -> float:
+    """The chance to win the match of a player with ``mine`` bets left, the others in the
+    match holding ``others`` (sorted), between rounds, in a model of the rounds to come:
+    each ends in a coup d'état (:data:`COUP_CHANCE`: its maker wins the match), a 31
+    (:data:`THIRTY_ONE_CHANCE`: every other player pays a bet) or a knock (one player pays
+    a bet), made or paid by any player in alike; a player who must pay with no bet left is
+    out, the last one in wins (§5.7 to §5.11). With no bet left anywhere, the next 31 wins
+    (§5.9): a chance of one in the number of players.
+
+    >>> round(match_chance(3, (1, 1)), 3), round(match_chance(1, (3, 3)), 3)
+    (0.632, 0.134)
+    """
+    bound = (mine + 1) * math.comb(max(others, default=0) + len(others), len(others))
+    if bound > EXACT_STATES:
+        return _played_chance(mine, others)
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+    return _chance(mine, others, memo)
+
+
+def _chance(
+    mine: int, others: tuple[int, ...], memo: dict[tuple[int, tuple[int, ...]], float]
+) -> float:
+    key = (mine, others)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    players = len(others) + 1
+    if not others:
+        found = 1.0
+    elif mine == 0 and not any(others):
+        found = 1.0 / players
+    else:
+        coup = COUP_CHANCE  # the seat's own coup; another's is a loss
+        rest = tuple(o - 1 for o in others if o > 0)
+        thirty_one = _chance(mine, rest, memo) if rest else 1.0
+        knock = _chance(mine - 1, others, memo) if mine else 0.0
+        for j, bets in enumerate(others):
+            if mine:
+                paid = [o - 1 for i, o in enumerate(others) if i != j and o > 0]
+                thirty_one += _chance(mine - 1, tuple(sorted([*paid, bets])), memo)
+            after = [o for i, o in enumerate(others) if i != j]
+            if bets:
+                after.append(bets - 1)
+            knock += _chance(mine, tuple(sorted(after)), memo) if after else 1.0
+        found = (
+            coup + THIRTY_ONE_CHANCE * thirty_one + (1 - COUP_CHANCE - THIRTY_ONE_CHANCE) * knock
+        ) / players
+    memo[key] = found
+    return found
+
+
+def _played_chance(mine: int, others: tuple[int, ...], matches: int = 4000) -> float:
+    """:func:`match_chance` by playing the model's matches out (the same ones for the same
+    state: the random numbers are seeded by it)."""
+    rng = random.Random(repr((mine, others)))
+    won = 0.0
+    for _ in range(matches):
+        bets = [mine, *others]
+        alive = list(range(len(bets)))
+        while 0 in alive:
+            if len(alive) == 1:
+                won += 1.0
+                break
+            if not any(bets[i] for i in alive):
+                won += 1.0 / len(alive)
+                break
+            maker = rng.choice(alive)
+            draw = rng.random()
+            if draw < COUP_CHANCE:
+                won += 1.0 if maker == 0 else 0.0
+                break
+            thirty_one = draw < COUP_CHANCE + THIRTY_ONE_CHANCE
+            for i in [i for i in alive if i != maker] if thirty_one else [maker]:
+                if bets[i]:
+                    bets[i] -= 1
+                else:
+                    alive.remove(i)
+    return won / matches
 
 
 # --------------------------------------------------------------------------- the analyser
@@ -600,7 +786,8 @@ def simulate(
 
 def options(position: Position) -> list[Action]:
     """The options worth telling apart: every draw and the knock; every single card to
-    discard (and keeping every card, when allowed), and always the chosen action."""
+    discard (and keeping every card, when allowed), the steady bot's discard (which may
+    hide a card under another, §5.6), and always the chosen action."""
     out: list[Action] = []
     for template in position.legal:
         kind = template["kind"]
@@ -615,12 +802,22 @@ def options(position: Position) -> list[Action]:
                 out.append({"kind": "discard", "cards": []})
             if spec["max"] >= 1:
                 out += [{"kind": "discard", "cards": [card]} for card in spec["subset_of"]]
+            steady = steady_discard(position.engine, position.seat)
+            if steady not in out:
+                out.append(steady)
     chosen = position.chosen
     if chosen is not None:
         out = [dict(chosen) if o == chosen else o for o in out]
         if chosen not in out:
             out.append(dict(chosen))
     return out
+
+
+def steady_discard(engine: Game, seat: int) -> Action:
+    """The steady bot's discard (:meth:`EnOgTredive.bot_action`, which reads the seat's hand
+    and the next player's hand size only)."""
+    sim = sim_base(engine)
+    return {"kind": "discard", "cards": sim.bot_discards(seat)}
 
 
 class EnOgTrediveAnalyser:
@@ -640,8 +837,9 @@ class EnOgTrediveAnalyser:
 
     def analyse(self, position: Position, effort: Effort, rng: Any) -> Verdict:
         plays = options(position)
-        samples = max(MIN_SAMPLES, effort.samples // SAMPLE_DIVISOR)
-        tallies = simulate(position.engine, position.seat, plays, samples, rng)
+        samples = samples_for(effort)
+        narrow = position.chosen is None
+        tallies = simulate(position.engine, position.seat, plays, samples, rng, narrow=narrow)
         return Verdict(
             [Option(play, tally.figures()) for play, tally in zip(plays, tallies, strict=True)],
             NOTE,
