@@ -69,16 +69,22 @@ from app.games.en_og_tredive.state import Round
 
 SAMPLE_DIVISOR = 5
 FULL_UP_TO = 150
-"""Each option is played in as many deals as the effort asks up to :data:`FULL_UP_TO` (a
-``best`` bot's decision); beyond, in a fifth of them, at least :data:`FULL_UP_TO` (a
-finished round's analysis: 200): a round has dozens of decisions, each with two to five
-options."""
+LONG_ROUND = 24
+FEWEST = 50
 
 
-def samples_for(effort: Effort) -> int:
-    """The deals each option is played in."""
+def samples_for(effort: Effort, decision: int = 0) -> int:
+    """The deals each option is played in: as many as the effort asks up to
+    :data:`FULL_UP_TO` (a ``best`` bot's decision), a fifth of them beyond, at least
+    :data:`FULL_UP_TO` (a finished round's analysis: 200). A round has dozens of decisions,
+    each with two to five options: past the round's :data:`LONG_ROUND`-th action
+    (``decision``, the cut and the deal counted), the deals shrink by the square of
+    :data:`LONG_ROUND` over it, to no fewer than :data:`FEWEST`."""
     asked = max(1, effort.samples)
-    return min(asked, max(FULL_UP_TO, asked // SAMPLE_DIVISOR))
+    samples = min(asked, max(FULL_UP_TO, asked // SAMPLE_DIVISOR))
+    if decision > LONG_ROUND:
+        samples = max(min(samples, FEWEST), samples * LONG_ROUND**2 // decision**2)
+    return samples
 
 
 MAX_TURNS = 2_000
@@ -144,12 +150,23 @@ def _without(cards: Sequence[str], gone: str) -> list[str]:
     return [card for card in cards if card != gone]
 
 
-@functools.lru_cache(maxsize=1 << 18)
-def _keep_keys(bits: int) -> tuple[dict[str, tuple[int, int]], tuple[int, int]]:
-    """For each card of a hand: how the bot likes the hand without it, then how little it
-    likes the card; and the best of these."""
+@functools.lru_cache(maxsize=1 << 17)
+def _droppable(bits: int) -> tuple[str, ...]:
+    """The cards of a hand whose discard leaves the hand the bot likes best, and among those
+    the ones it least minds losing (:func:`app.games.en_og_tredive.bot.best_keep`'s key)."""
     keys = {card: (_score_of(bits & ~BIT[card]), -keep_worth(card)) for card in _cards(bits)}
-    return keys, max(keys.values())
+    top = max(keys.values())
+    return tuple(card for card, key in keys.items() if key == top)
+
+
+def _gone(cards: Sequence[str], bits: int) -> str:
+    """The card :func:`best_keep` drops from ``cards`` (whose bits are ``bits``): the first,
+    in hand order, of the droppable ones."""
+    droppable = _droppable(bits)
+    for card in cards:
+        if card in droppable:
+            return card
+    raise AssertionError("no card to drop")
 
 
 def best_keep(cards: Sequence[str]) -> list[str]:
@@ -157,9 +174,7 @@ def best_keep(cards: Sequence[str]) -> list[str]:
     card in hand order whose discard leaves the best-liked hand."""
     if len(cards) < 4:
         return list(cards)
-    keys, top = _keep_keys(mask(cards))
-    gone = next(card for card in cards if keys[card] == top)
-    return _without(cards, gone)
+    return _without(cards, _gone(cards, mask(cards)))
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -170,28 +185,42 @@ def _idle(bits: int) -> frozenset[str]:
 
 
 def wants_top_discard(hand: Sequence[str], top: str | None) -> bool:
-    """:func:`app.games.en_og_tredive.bot.wants_top_discard`, with the cached score."""
+    """:func:`app.games.en_og_tredive.bot.wants_top_discard`, with the cached score: the top
+    discard is kept among the best three and adds 4 to the bot's liking."""
     if top is None:
         return False
-    keep = best_keep([*hand, top])
-    return top in keep and score(keep) - score(hand) >= 4
+    bits = mask(hand)
+    both = bits | BIT[top]
+    if len(hand) < 3:
+        return _score_of(both) - _score_of(bits) >= 4
+    gone = _gone([*hand, top], both)
+    return gone != top and _score_of(both & ~BIT[gone]) - _score_of(bits) >= 4
 
 
 def choose_discards(hand: Sequence[str], next_must_discard: bool) -> list[str]:
     """:func:`app.games.en_og_tredive.bot.choose_discards`, with the cached score."""
     if len(hand) < 4:
         return []
-    keep = best_keep(hand)
-    (gone,) = [card for card in hand if card not in keep]
+    bits = mask(hand)
+    gone = _gone(hand, bits)
     if not next_must_discard:
         return [gone]
-    idle_cards = _idle(mask(keep))
-    idle = [card for card in keep if card in idle_cards]
+    idle_cards = _idle(bits & ~BIT[gone])
+    idle = [card for card in hand if card != gone and card in idle_cards]
     if gone[0] in DANGEROUS or card_points(gone) == 10:
         covers = [card for card in idle if card[0] not in DANGEROUS and card_points(card) < 10]
         return [gone, min(covers, key=keep_worth)] if covers else [gone]
     dead_tens = [card for card in idle if card[0] in "TJQK"]
     return [dead_tens[0], gone] if dead_tens else [gone]
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _ending(bits: int) -> int:
+    """2 for a coup d'état, 1 for a 31, else 0 (§5.7)."""
+    cards = _cards(bits)
+    if is_coup_d_etat(cards):
+        return 2
+    return 1 if hand_value(cards) == 31 else 0
 
 
 # --------------------------------------------------------------------------- what the seat knows
@@ -530,11 +559,11 @@ class Sim:
             self.restocks += 1
 
     def wins_with(self, seat: int) -> bool:
-        hand = self.hands[seat]
-        if is_coup_d_etat(hand):
+        ending = _ending(mask(self.hands[seat]))
+        if ending == 2:
             self.coup_d_etat(seat)
             return True
-        if value(hand) == 31:
+        if ending == 1:
             self.settle({s: 1 for s in self.seats if s != seat})
             return True
         return False
@@ -837,7 +866,7 @@ class EnOgTrediveAnalyser:
 
     def analyse(self, position: Position, effort: Effort, rng: Any) -> Verdict:
         plays = options(position)
-        samples = samples_for(effort)
+        samples = samples_for(effort, _round(position.engine).decision)
         narrow = position.chosen is None
         tallies = simulate(position.engine, position.seat, plays, samples, rng, narrow=narrow)
         return Verdict(
