@@ -270,7 +270,8 @@ def small_position(
 )
 def test_exact_figures_match_a_brute_force_over_every_order(rule: str, heath: bool) -> None:
     """Against a concealed card (20 positions) and against a 14 (10), some drawing into the
-    used cards under the deck."""
+    used cards under the deck; positions where both options are sure to win or to lose are
+    passed over."""
     rng = random.Random(f"greek brute {rule}")
     for fourteen, wanted in ((False, 20), (True, 10)):
         checked = 0
@@ -280,6 +281,8 @@ def test_exact_figures_match_a_brute_force_over_every_order(rule: str, heath: bo
                 continue
             game, seat = found
             mine = player_results(game, seat)
+            if all(result[0] in (0.0, 1.0) for result in mine.values()):
+                continue  # decided either way: a weak check
             theirs = brute_force(game, seat)
             for kind in ("stand", "draw"):
                 assert mine[kind] == pytest.approx(theirs[kind], abs=1e-9), (kind, game.hand)
