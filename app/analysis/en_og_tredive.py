@@ -140,12 +140,6 @@ def _score_of(bits: int) -> int:
     return bot_score(_cards(bits))
 
 
-def score(cards: Sequence[str]) -> int:
-    """:func:`~app.games.en_og_tredive.bot.bot_score`, remembered (the score does not
-    depend on the order)."""
-    return _score_of(mask(cards))
-
-
 def _without(cards: Sequence[str], gone: str) -> list[str]:
     return [card for card in cards if card != gone]
 

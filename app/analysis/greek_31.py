@@ -327,6 +327,10 @@ def counts(cards: Sequence[str]) -> Counts:
     return tuple(out)
 
 
+MEMO_LIMIT = 200_000
+"""An enumeration kept for later decisions forgets its states beyond this many."""
+
+
 @functools.lru_cache(maxsize=16)
 def enumeration(ace_rule: str, heath: bool, shown: str, dealer_rank: int | None) -> Enumeration:
     """The enumeration against one dealer's hand (the shown cards' ranks, sorted; or the
@@ -346,6 +350,8 @@ def player_results(engine: Game, seat: int) -> dict[str, Result]:
     else:
         shown = "".join(sorted(card[0] for card in hand.shown_dealer_cards()))
         enum = enumeration(game.ace_rule, game.heath, shown, None)
+    if len(enum.memo) > MEMO_LIMIT:
+        enum.memo.clear()
     mine = "".join(sorted(card[0] for card in hand.cards[seat]))
     pool, used = counts(known.pool), counts(known.used)
     return {"stand": enum.stand(mine, pool), "draw": enum.draw(mine, pool, used)}
