@@ -17,13 +17,16 @@ not waited for.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
+import random
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from app.analysis.bots import DEFAULT_LEVEL
+from app.analysis.bots import DEFAULT_LEVEL, bot_action
 from app.core.config import Settings
 from app.core.security import same_secret
 from app.db import store
@@ -66,6 +69,7 @@ from app.runtime.table.core import (
     STORAGE_DOWN,
     UNAVAILABLE_CLOSE,
     TableCore,
+    Thought,
 )
 from app.runtime.table.effects import BOTS, DECISION, NEXT_HAND, Effects, Job, Timer
 from app.runtime.table.host_at_table import HOST_KINDS, Seating
@@ -73,6 +77,20 @@ from app.runtime.table.host_at_table import HOST_KINDS, Seating
 log = logging.getLogger("table31.table")
 
 BACKLOG_POLL_SECONDS = 0.5
+_THINKING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def bot_thinking() -> asyncio.Lock:
+    """One ``best`` bot of the loop thinks at a time (:meth:`TableActor._think`)."""
+    loop = asyncio.get_running_loop()
+    lock = _THINKING.get(loop)
+    if lock is None:
+        lock = _THINKING[loop] = asyncio.Lock()
+    return lock
+
+
 """How often a table waiting for the database writer to catch up looks again (on average)."""
 HOUSE_REFRESH_SECONDS = 0.05
 """How soon a house-banked table republishes its limits after the house moved elsewhere."""
@@ -413,6 +431,7 @@ class TableActor:
         self._spawn(self._timer_ran_out(name, key))
 
     async def _timer_ran_out(self, name: str, key: Any) -> None:
+        thought = await self._think() if name == BOTS else None
         if name == NEXT_HAND:
             # Back-pressure: while the database writer is far behind (a slow disk, a server
             # at its limit), the next hand waits for it. Play in progress never waits, but
@@ -424,9 +443,25 @@ class TableActor:
             if name == DECISION:
                 self._take(self.core.clock_ran_out(key))
             elif name == BOTS:
-                self._take(self.core.bots_act())
+                self._take(self.core.bots_act(thought))
             else:
                 self._take(self.core.deal_next())
+
+    async def _think(self) -> Thought | None:
+        """A ``best`` bot works out its choice on a copy of the table in a thread, one bot
+        of the process at a time, so that the loop serves every table meanwhile (its
+        analysis may take a good part of a second); the core takes it if nothing changed
+        since (:meth:`TableCore.bots_act`). Other levels decide at once, in the core."""
+        turn = self.core.bot_to_act()
+        if turn is None or turn[1] != "best":
+            return None
+        seat = turn[0]
+        version = self.core.version
+        engine = copy.deepcopy(self.core.engine)
+        rng = random.Random(self.core.rng.getrandbits(64))
+        async with bot_thinking():
+            action = await asyncio.to_thread(bot_action, engine, seat, "best", rng)
+        return Thought(version, seat, action)
 
     async def ring_now(self, name: str) -> bool:
         """Run the timer ``name`` (``effects.NEXT_HAND``, ``BOTS``, ``DECISION``) now, as if it

@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.analysis.bots import DEFAULT_LEVEL, LEVELS, bot_action
@@ -115,6 +115,15 @@ MOVED_CLOSE = 4409
 """The close code of a table another node serves now: ask the front again (docs/scaling.md)."""
 HOST = None
 """Who moderates when the host does (``muted_by`` is stored as null)."""
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A bot's choice worked out away from the table: for ``seat``, at table ``version``."""
+
+    version: int
+    seat: int
+    action: Action
 
 
 class TableCore(HostAtTable):
@@ -734,20 +743,35 @@ class TableCore(HostAtTable):
             self._armed.add(BOTS)
             fx.timers[BOTS] = Timer(self.settings.bot_delay_seconds)
 
-    def bots_act(self) -> Effects:
+    def bot_to_act(self) -> tuple[int, str] | None:
+        """The first bot the table waits for, and its level (None: no bot to act)."""
+        if self.status != "open" or self.stopped:
+            return None
+        for seat in sorted(self.engine.to_act()):
+            info = self.roster.get(seat)
+            if info is not None and info.is_bot:
+                return seat, info.bot_level or DEFAULT_LEVEL
+        return None
+
+    def bots_act(self, thought: Thought | None = None) -> Effects:
         """A bot's delay is over: the first bot to act does, through the same checked path
-        as a player (an illegal choice is logged and replaced by the default action)."""
+        as a player (an illegal choice is logged and replaced by the default action).
+
+        ``thought``: the choice a ``best`` bot worked out away from the table, on a copy of
+        it at a version (the shell's thinking, docs/analysis.md §5): taken when nothing has
+        changed since; otherwise the bots are armed again and decide afresh."""
         self._armed.discard(BOTS)
         if self.status != "open" or self.stopped:
             return self._done()
         self._sync_house()
-        for seat in sorted(self.engine.to_act()):
-            info = self.roster.get(seat)
-            if info is None or not info.is_bot or seat not in self.engine.to_act():
-                continue
-            level = info.bot_level or DEFAULT_LEVEL
+        if thought is not None:
+            if thought.version == self.version and thought.seat in self.engine.to_act():
+                self._apply(thought.seat, thought.action, by="bot")
+            return self._done()
+        turn = self.bot_to_act()
+        if turn is not None:
+            seat, level = turn
             self._apply(seat, bot_action(self.engine, seat, level, self.rng), by="bot")
-            break
         return self._done()
 
     def _arm_next_hand(self, fx: Effects) -> None:
