@@ -4,11 +4,12 @@ A hand's analysis (:func:`app.analysis.hand.analyse_hand`) is pure Python and CP
 seconds for a hand whose figures are estimated by simulation. It never runs on the server's
 event loop, nor on its core's share of time while tables play:
 
-* one **process of its own** computes them (a :class:`~concurrent.futures.ProcessPoolExecutor`
-  of one worker, a fresh interpreter: ``spawn``), started the first time an analysis is
-  wanted, at a lower CPU priority (``os.nice``, and Linux's ``SCHED_IDLE``:
-  :func:`~app.runtime.analysis_worker.worker_started`) so that the scheduler gives the
-  server's process and the database writer's the CPU first;
+* one **process of its own** computes them (``python -m app.runtime.analysis_worker``, a fresh
+  interpreter, as the database writer's: not a multiprocessing spawn, which would import again
+  whatever ``__main__`` started the server), started the first time an analysis is wanted, at
+  a lower CPU priority (``os.nice``, and Linux's ``SCHED_IDLE``) so that the scheduler gives
+  the server's process and the database writer's the CPU first; it ends with the server,
+  even one killed outright;
 * once a hand's record is committed, its table tells the lobby (the shell's
   ``on_hand_stored``, after the commit: :meth:`Analyses.hand_stored`), which queues the hand
   here (setting ``ANALYSIS_AFTER_HAND``); a void hand is never analysed. The newest hand
@@ -34,12 +35,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
+import os
+import pickle
+import sys
+from asyncio.subprocess import Process
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app.analysis.hand import VERSION
@@ -47,7 +50,7 @@ from app.db.session import encode_json
 from app.db.store import analyses as analyses_store
 from app.db.types import AsyncSession, async_sessionmaker
 from app.db.writer.base import DatabaseWriter
-from app.runtime.analysis_worker import analyse_record, worker_started
+from app.runtime.analysis_worker import analyse_record, frame
 
 log = logging.getLogger("table31.analysis")
 
@@ -60,6 +63,10 @@ MAX_FAILED = 1_000
 """Failed hands remembered (not computed again until a restart)."""
 TIMEOUT_SECONDS = 120.0
 """An analysis running longer is a bug: its worker is killed."""
+STOP_SECONDS = 2.0
+"""How long the stop waits for an idle worker to end by itself before killing it."""
+ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder that holds ``app/``: the worker's import path."""
 RETRY_AFTER_SECONDS = 5
 """What a refused reader is told to wait (``Retry-After``)."""
 
@@ -99,7 +106,8 @@ class Analyses:
     after_hand: bool = True
     """Queue each stored hand (``ANALYSIS_AFTER_HAND``); else only readers' requests."""
     analyse: Callable[[dict[str, Any]], tuple[str, Any]] = analyse_record
-    """What the worker runs on a record (a module-level function: it is pickled by name)."""
+    """What the worker runs on a record (a module-level function: it is pickled by name and
+    imported by the worker)."""
     max_waiting: int = MAX_WAITING
     timeout: float = TIMEOUT_SECONDS
     computed: int = field(default=0, init=False)
@@ -113,7 +121,7 @@ class Analyses:
     """Hands whose analysis ran out of time once (the second time, they are given up)."""
     _wake: asyncio.Event | None = field(default=None, init=False)
     _task: asyncio.Task[None] | None = field(default=None, init=False)
-    _pool: ProcessPoolExecutor | None = field(default=None, init=False)
+    _process: Process | None = field(default=None, init=False)
     _busy_with: str | None = field(default=None, init=False)
     _stopped: bool = field(default=False, init=False)
 
@@ -251,21 +259,21 @@ class Analyses:
 
     async def _compute(self, hand_id: str, record: dict[str, Any]) -> dict[str, Any]:
         """Run the analysis in the worker (started now if need be; once more if it died)."""
+        request = frame(pickle.dumps((self.analyse, record), pickle.HIGHEST_PROTOCOL))
         for attempt in (1, 2):
-            pool = self._worker()
+            worker = await self._worker()
             try:
-                future = asyncio.wrap_future(pool.submit(self.analyse, record))
-                status, value = await asyncio.wait_for(future, self.timeout)
+                status, value = await asyncio.wait_for(self._ask(worker, request), self.timeout)
             except TimeoutError:
-                self._kill_worker()
+                await self._kill_worker()
                 # a machine busy for a while (the worker runs only on what is left of the CPU)
                 # or a runaway: told busy the first time, given up the second
                 self._timeouts[hand_id] = self._timeouts.get(hand_id, 0) + 1
                 if self._timeouts[hand_id] < 2:
                     raise Busy() from None
                 raise NotAnalysable("the analysis took too long") from None
-            except BrokenProcessPool:
-                self._kill_worker()
+            except (asyncio.IncompleteReadError, ConnectionError, OSError):  # it died
+                await self._kill_worker()
                 if attempt == 2:
                     raise NotAnalysable("the analysis's process failed") from None
                 continue
@@ -274,25 +282,47 @@ class Analyses:
             return dict(value)
         raise AssertionError("unreachable")
 
-    def _worker(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker_started,
-            )
-        return self._pool
+    @staticmethod
+    async def _ask(worker: Process, request: bytes) -> tuple[str, Any]:
+        """One request to the worker and its answer (app/runtime/analysis_worker.py)."""
+        assert worker.stdin is not None and worker.stdout is not None
+        worker.stdin.write(request)
+        await worker.stdin.drain()
+        size = int.from_bytes(await worker.stdout.readexactly(4), "big")
+        status, value = pickle.loads(await worker.stdout.readexactly(size))
+        return str(status), value
 
-    def _kill_worker(self) -> None:
+    async def _worker(self) -> Process:
+        """The worker process, started if it is not running: a fresh interpreter
+        (``python -m app.runtime.analysis_worker``, told this process's id to end with it)."""
+        if self._process is None or self._process.returncode is not None:
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
+            self._process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "app.runtime.analysis_worker",
+                str(os.getpid()),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+            )
+        return self._process
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker process's id, while it runs."""
+        process = self._process
+        return process.pid if process is not None and process.returncode is None else None
+
+    async def _kill_worker(self) -> None:
         """Kill the worker (it runs away, or died): a new one starts for the next hand."""
-        pool, self._pool = self._pool, None
-        if pool is None:
+        process, self._process = self._process, None
+        if process is None:
             return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
 
     def _remember_failure(self, hand_id: str, why: str) -> None:
         log.info("hand %s is not analysed: %s", hand_id, why)
@@ -318,22 +348,14 @@ class Analyses:
         self._jobs.clear()
         self._urgent.clear()
         self._background.clear()
-        pool, self._pool = self._pool, None
-        if pool is None:
+        process, self._process = self._process, None
+        if process is None or process.returncode is not None:
             return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.terminate()
-        await asyncio.to_thread(_join, processes)
-
-
-def _join(processes: list[Any], seconds: float = 5.0) -> None:
-    """Wait for the worker to end; kill it if it has not."""
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(seconds)
-            if process.is_alive():
+        if process.stdin is not None:
+            process.stdin.close()  # the end of its input: an idle worker ends by itself
+        try:
+            await asyncio.wait_for(process.wait(), STOP_SECONDS)
+        except TimeoutError:  # computing: killed
+            with contextlib.suppress(ProcessLookupError):
                 process.kill()
-                process.join(seconds)
+            await process.wait()

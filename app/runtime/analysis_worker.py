@@ -1,44 +1,31 @@
-"""What the analysis's worker process runs (app/runtime/analyses.py): kept apart, so that the
-worker imports the analysis and the games, not the server (its database, its web framework).
+"""The analysis's worker process (app/runtime/analyses.py): ``python -m
+app.runtime.analysis_worker PARENT_PID``, a fresh interpreter that imports the analysis and the
+games, not the server (nor whatever ``__main__`` started the server, which a multiprocessing
+spawn would import again).
+
+It reads requests on its standard input and answers on its standard output, one at a time,
+each a frame: 4 bytes of length (big-endian), then a pickle. A request is ``(function,
+record)``, ``function`` a module-level function (pickled by name: :func:`analyse_record`, or
+a test's); the answer is what it returns, ``(status, value)``. Anything the analysis prints
+goes to the standard error, never into the answers. The end of its input ends it; so does its
+parent's end, however the parent ends (killed, it cannot close the input first).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
+import sys
 import threading
 import time
-from typing import Any
+from typing import Any, BinaryIO
 
 NICENESS = 10
 """How much lower the worker's CPU priority is than the server's (``os.nice``)."""
-
-
 PARENT_CHECK_SECONDS = 1.0
 """How often the worker looks whether the server that started it is still there."""
-
-
-def worker_started() -> None:
-    """In the worker process, first: a lower CPU priority, so that the scheduler gives the
-    server's process and the database writer's the CPU first (Linux: ``SCHED_IDLE`` too, the
-    class a waking task of any other preempts at once); Ctrl-C is the server's; and the worker
-    ends with the server, however the server ends (killed, it cannot stop its worker)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(NICENESS)
-    with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    with contextlib.suppress(ValueError, OSError):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-    threading.Thread(target=_end_with, args=(parent,), name="parent watch", daemon=True).start()
-
-
-def _end_with(parent: int) -> None:
-    """End this process as soon as ``parent`` is gone (the worker is then another's child)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(0)
 
 
 def analyse_record(record: dict[str, Any]) -> tuple[str, Any]:
@@ -55,3 +42,64 @@ def analyse_record(record: dict[str, Any]) -> tuple[str, Any]:
         return "failed", f"{type(err).__name__}: {err}"
     except Exception as err:  # a record the replay cannot re-play, an analyser's bug
         return "failed", f"{type(err).__name__}: {err}"
+
+
+def lower_priority() -> None:
+    """A lower CPU priority, so that the scheduler gives the server's process and the database
+    writer's the CPU first (Linux: ``SCHED_IDLE`` too, the class a waking task of any other
+    preempts at once)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICENESS)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def end_with(parent: int) -> None:
+    """End this process as soon as ``parent`` is gone (the worker is then another's child,
+    or was already when it started)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
+def frame(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def read_frame(source: BinaryIO) -> bytes | None:
+    """The next frame's payload, or None at the end of the input."""
+    head = source.read(4)
+    if len(head) < 4:
+        return None
+    size = int.from_bytes(head, "big")
+    payload = source.read(size)
+    return payload if len(payload) == size else None
+
+
+def serve(source: BinaryIO, answers: BinaryIO) -> None:
+    """Answer each request until the input ends."""
+    while (payload := read_frame(source)) is not None:
+        try:
+            function, record = pickle.loads(payload)
+            answer = function(record)
+            data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+        except Exception as err:  # a function that raised, or whose answer does not pickle
+            data = pickle.dumps(("failed", f"{type(err).__name__}: {err}"))
+        answers.write(frame(data))
+        answers.flush()
+
+
+def main(argv: list[str]) -> int:
+    parent = int(argv[1])
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    threading.Thread(target=end_with, args=(parent,), name="parent watch", daemon=True).start()
+    lower_priority()
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log
+    serve(sys.stdin.buffer, answers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

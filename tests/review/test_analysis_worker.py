@@ -46,12 +46,6 @@ def service(analyse: Any, **extra: Any) -> tuple[Analyses, Writer]:
     return Analyses(None, writer, analyse=analyse, **extra), writer  # type: ignore[arg-type]
 
 
-def worker_pid(analyses: Analyses) -> int | None:
-    pool = analyses._pool
-    processes = list(getattr(pool, "_processes", {}).values()) if pool is not None else []
-    return processes[0].pid if processes else None
-
-
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
@@ -69,7 +63,7 @@ async def test_readers_of_one_hand_share_one_computation_and_it_is_kept() -> Non
         )
         assert first == second and first["game"] == "vingt-un"
         assert analyses.computed == 1 and writer.kept == [("h1", VERSION)]
-        assert worker_pid(analyses) is not None
+        assert analyses.worker_pid is not None
     finally:
         await analyses.stop()
 
@@ -115,8 +109,8 @@ async def test_a_runaway_analysis_is_killed_and_the_next_hand_computed() -> None
 async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis() -> None:
     analyses, _ = service(slow)
     asking = asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
-    await until(lambda: worker_pid(analyses) is not None, "the worker started", 30)
-    pid = worker_pid(analyses)
+    await until(lambda: analyses.worker_pid is not None, "the worker started", 30)
+    pid = analyses.worker_pid
     assert pid is not None
     await until(lambda: analyses._busy_with == "h1", "the analysis started")
     started = time.monotonic()
@@ -132,14 +126,14 @@ async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis()
 SERVER = """
 import asyncio, sys
 from app.runtime.analyses import Analyses
-from tests.review.test_analysis_worker import Writer, slow, worker_pid
+from tests.review.test_analysis_worker import Writer, slow
 
 async def main():
     analyses = Analyses(None, Writer(), analyse=slow)
     asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
-    while worker_pid(analyses) is None or analyses._busy_with != "h1":
+    while analyses.worker_pid is None or analyses._busy_with != "h1":
         await asyncio.sleep(0.05)
-    print(worker_pid(analyses), flush=True)
+    print(analyses.worker_pid, flush=True)
     await asyncio.sleep(120)
 
 asyncio.run(main())
