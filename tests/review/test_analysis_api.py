@@ -128,6 +128,7 @@ async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
     stored = await records(live, table_id)
     hand_ids = [r["hand_id"] for r in stored]
     assert len(hand_ids) >= 3
+
     # analysed in the background as each hand was stored: nobody has asked yet
     async def all_kept() -> bool:
         return set(await kept(live, hand_ids)) == set(hand_ids)
