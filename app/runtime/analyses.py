@@ -7,7 +7,7 @@ event loop, nor on its core's share of time while tables play:
 * one **process of its own** computes them (``python -m app.runtime.analysis_worker``, a fresh
   interpreter, as the database writer's: not a multiprocessing spawn, which would import again
   whatever ``__main__`` started the server), started the first time an analysis is wanted, at
-  a lower CPU priority (``os.nice``, and Linux's ``SCHED_IDLE``) so that the scheduler gives
+  a lower CPU priority (``os.nice``, and Linux's ``SCHED_BATCH``) so that the scheduler gives
   the server's process and the database writer's the CPU first; it ends with the server,
   even one killed outright;
 * once a hand's record is committed, its table tells the lobby (the shell's
@@ -25,8 +25,10 @@ event loop, nor on its core's share of time while tables play:
 The worker computes one hand at a time; a hand asked for while it is queued or computed waits
 for that same computation. An analysis that fails (a game without its analyser, a record the
 replay cannot re-play) is not retried until the server restarts (:class:`NotAnalysable`);
-one that runs for longer than :data:`TIMEOUT_SECONDS` has its worker killed (a new one starts
-for the next hand) and is told busy, the second time given up. At the server's stop the
+one that spends more than :data:`TIMEOUT_SECONDS` of the worker's CPU time has its worker
+killed (a new one starts for the next hand) and is told busy, the second time given up. CPU
+time, not time on the clock: on a machine busy with other work the worker, at its low
+priority, may wait long for the CPU without running away. At the server's stop the
 worker is stopped, killed if it is computing.
 """
 
@@ -38,6 +40,7 @@ import logging
 import os
 import pickle
 import sys
+import time
 from asyncio.subprocess import Process
 from collections import OrderedDict
 from collections.abc import Callable
@@ -62,6 +65,22 @@ first asked for."""
 MAX_FAILED = 1_000
 """Failed hands remembered (not computed again until a restart)."""
 TIMEOUT_SECONDS = 120.0
+CPU_POLL_SECONDS = 0.25
+"""How often the worker's CPU time is read while it computes."""
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def spent(pid: int) -> float:
+    """Seconds of CPU the process ``pid`` has used (Linux's /proc); elsewhere, or once it is
+    gone, the clock's seconds (so a limit on it still ends)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return time.monotonic()
+
+
 """An analysis running longer is a bug: its worker is killed."""
 STOP_SECONDS = 2.0
 """How long the stop waits for an idle worker to end by itself before killing it."""
@@ -263,7 +282,7 @@ class Analyses:
         for attempt in (1, 2):
             worker = await self._worker()
             try:
-                status, value = await asyncio.wait_for(self._ask(worker, request), self.timeout)
+                status, value = await self._answer(worker, request)
             except TimeoutError:
                 await self._kill_worker()
                 # a machine busy for a while (the worker runs only on what is left of the CPU)
@@ -291,6 +310,23 @@ class Analyses:
         size = int.from_bytes(await worker.stdout.readexactly(4), "big")
         status, value = pickle.loads(await worker.stdout.readexactly(size))
         return str(status), value
+
+    async def _answer(self, worker: Process, request: bytes) -> tuple[str, Any]:
+        """The worker's answer to ``request``; TimeoutError once the worker has spent
+        :attr:`timeout` seconds of CPU on it (where the process's CPU time cannot be read,
+        seconds on the clock)."""
+        asking = asyncio.ensure_future(self._ask(worker, request))
+        start = spent(worker.pid)
+        try:
+            while True:
+                done, _ = await asyncio.wait({asking}, timeout=CPU_POLL_SECONDS)
+                if done:
+                    return asking.result()
+                if spent(worker.pid) - start > self.timeout:
+                    raise TimeoutError
+        finally:
+            if not asking.done():
+                asking.cancel()
 
     async def _worker(self) -> Process:
         """The worker process, started if it is not running: a fresh interpreter

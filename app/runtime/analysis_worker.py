@@ -46,12 +46,14 @@ def analyse_record(record: dict[str, Any]) -> tuple[str, Any]:
 
 def lower_priority() -> None:
     """A lower CPU priority, so that the scheduler gives the server's process and the database
-    writer's the CPU first (Linux: ``SCHED_IDLE`` too, the class a waking task of any other
-    preempts at once)."""
+    writer's the CPU first: niced, and on Linux in the ``SCHED_BATCH`` class (a CPU-bound job
+    that a waking task does not wait behind). Not ``SCHED_IDLE``: that class runs only on a
+    CPU nothing else wants, so on a machine kept busy by other work an analysis, even one a
+    reader waits for, could wait without end; niced, the worker keeps a small share."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICENESS)
     with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
 def end_with(parent: int) -> None:

@@ -19,7 +19,7 @@ HANDS = {
     "greek-31": 300,
     "vingt-un": 200,
     "trente-et-quarante": 150,
-    "en-og-tredive": 120,
+    "en-og-tredive": 200,
 }
 
 OPTIONS = {"trianta-ena": {"min_bet": 10, "max_bet": 10}}

@@ -4,7 +4,7 @@ People play a few hands of each game whose analyser is in the tree (a room's eve
 over HTTP as each kind of reader:
 
 * each finished hand is analysed in the background once stored, in a worker process of lower
-  CPU priority (niced, ``SCHED_IDLE``), before anyone asks; the worker ends with the server;
+  CPU priority (niced, ``SCHED_BATCH``), before anyone asks; the worker ends with the server;
 * ``GET /api/hands/{id}/analysis``: the hand's players and the host read it, a spectator
   or a stranger 403, nobody signed in 401, a hand in play 404; a player reads all of their
   own decisions and another's only where every card it used was shown to them (checked
@@ -139,7 +139,7 @@ async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
     worker = live.services.analyses.worker_pid
     assert worker is not None and worker != os.getpid()
     assert os.getpriority(os.PRIO_PROCESS, worker) >= os.getpriority(os.PRIO_PROCESS, 0) + 1
-    assert os.sched_getscheduler(worker) == os.SCHED_IDLE
+    assert os.sched_getscheduler(worker) == os.SCHED_BATCH
 
     readers = {p.player_id: client(live, p.token) for p in people}
     host = client(live, ADMIN_TOKEN)

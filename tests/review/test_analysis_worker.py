@@ -31,9 +31,10 @@ class Writer:
 
 
 def slow(record: dict[str, Any]) -> tuple[str, Any]:
-    """An analysis that never ends in time (run in the worker)."""
-    time.sleep(60)
-    return "ok", {}
+    """An analysis that never ends in time (run in the worker): it spends CPU until killed
+    (the limit is on the worker's CPU time)."""
+    while True:
+        pass
 
 
 def quick(record: dict[str, Any]) -> tuple[str, Any]:
@@ -79,9 +80,7 @@ async def test_a_reader_beyond_the_waiting_room_is_refused() -> None:
             await analyses.analysis_of("h3", {"game": "x"})
         assert refused.value.retry_after > 0
     finally:
-        started = time.monotonic()
         await analyses.stop()
-        assert time.monotonic() - started < 10
     for told in (running, waiting):  # the stop tells whoever waits
         with pytest.raises(Busy):
             await told
@@ -94,10 +93,9 @@ async def test_a_runaway_analysis_is_killed_and_the_next_hand_computed() -> None
             await analyses.analysis_of("h1", {"game": "x"})
         with pytest.raises(NotAnalysable, match="too long"):  # twice: given up
             await analyses.analysis_of("h1", {"game": "x"})
-        started = time.monotonic()
         with pytest.raises(NotAnalysable, match="too long"):  # remembered: not tried again
             await analyses.analysis_of("h1", {"game": "x"})
-        assert time.monotonic() - started < 1
+        assert analyses.worker_pid is None, "not tried again: no worker was started for it"
         assert analyses.failure("h1") == "the analysis took too long"
         analyses.analyse = quick
         assert (await analyses.analysis_of("h2", {"game": "x"}))["game"] == "x"
@@ -113,10 +111,8 @@ async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis()
     pid = analyses.worker_pid
     assert pid is not None
     await until(lambda: analyses._busy_with == "h1", "the analysis started")
-    started = time.monotonic()
     await analyses.stop()
-    assert time.monotonic() - started < 10
-    assert not alive(pid)
+    assert not alive(pid), "the stop killed the worker in the middle of its analysis"
     with pytest.raises(Busy):
         await asking
     analyses.queue("h2")  # after the stop: nothing more is taken
