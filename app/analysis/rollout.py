@@ -20,6 +20,7 @@ from app.games.core.actions import Action
 from app.games.core.cards import seeded_source
 from app.games.core.game import Game
 from app.games.core.hand import CompletedHand
+from app.games.core.money import Transfer
 
 Policy = Callable[[Game, int, random.Random], Action]
 """A model of a decision: the action ``seat`` takes on ``engine`` (an engine the caller may
@@ -44,8 +45,19 @@ def steady(engine: Game, seat: int, rng: random.Random) -> Action:
 def net_of(hand: CompletedHand, seat: int) -> int:
     """The chips ``seat`` gained in ``hand`` (negative: lost), over every account it owns
     (its stack, its bets, its stakes in prison): moves between its own accounts count nothing."""
+    return net_of_transfers(hand.transfers, seat)
+
+
+def chips_so_far(engine: Game, seat: int) -> int:
+    """The chips the hand in play has moved for ``seat`` so far, counted as :func:`net_of`
+    counts a finished hand's."""
+    return net_of_transfers(engine.transfers, seat)
+
+
+def net_of_transfers(transfers: list[Transfer], seat: int) -> int:
+    """What ``transfers`` gave ``seat`` (negative: took), over every account it owns."""
     net = 0
-    for t in hand.transfers:
+    for t in transfers:
         into, out = owner_of(t.target) == seat, owner_of(t.source) == seat
         if into and not out:
             net += t.amount

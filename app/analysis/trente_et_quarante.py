@@ -60,7 +60,7 @@ from typing import Any, cast
 
 from app.analysis.figures import Figures, Option, exact
 from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, Verdict
-from app.games.core.accounts import owner_of
+from app.analysis.rollout import chips_so_far
 from app.games.core.actions import Action, LegalAction, action_fits
 from app.games.core.cards import is_red
 from app.games.core.game import Game
@@ -870,19 +870,6 @@ def figures_of(stakes: Stakes, chances: Chances, rules: Rules, so_far: float) ->
             tie += chance
     figures = exact(win, tie, lose, ev)
     return figures if chances.exact else replace(figures, exact=False)
-
-
-def chips_so_far(game: Game, seat: int) -> int:
-    """The chips the hand has moved for ``seat`` so far, counted as :func:`net_of` counts a
-    finished hand's (moves between the seat's own accounts count nothing)."""
-    net = 0
-    for t in game.transfers:
-        into, out = owner_of(t.target) == seat, owner_of(t.source) == seat
-        if into and not out:
-            net += t.amount
-        elif out and not into:
-            net -= t.amount
-    return net
 
 
 # ----------------------------------------------------------------------------- the options

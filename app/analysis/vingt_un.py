@@ -57,8 +57,7 @@ from typing import Any, cast
 
 from app.analysis.figures import Figures, Option, Tally, exact
 from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, Verdict, cards_in
-from app.analysis.rollout import net_of
-from app.games.core.accounts import owner_of
+from app.analysis.rollout import chips_so_far, net_of
 from app.games.core.actions import Action, LegalAction, action_fits
 from app.games.core.cards import Stock, deck, seeded_source
 from app.games.core.game import Game
@@ -423,18 +422,6 @@ def unseen_pool(engine: VingtUn, seat: int) -> Pool:
     """The composition of the 52-card pack less every card the seat sees."""
     shown = seen(engine, seat)
     return pool_of([card for card in deck() if card not in shown])
-
-
-def chips_so_far(engine: Game, seat: int) -> int:
-    """The chips ``seat`` has won (negative: lost) so far this hand, as ``net_of`` counts."""
-    net = 0
-    for t in engine.transfers:
-        into, out = owner_of(t.target) == seat, owner_of(t.source) == seat
-        if into and not out:
-            net += t.amount
-        elif out and not into:
-            net -= t.amount
-    return net
 
 
 @dataclass
