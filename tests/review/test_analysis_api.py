@@ -45,7 +45,7 @@ LANDED = [game for game, module in MODULES.items() if importlib.util.find_spec(m
 
 def client(live: LiveServer, token: str | None = None) -> httpx.AsyncClient:
     headers = {"authorization": f"Bearer {token}"} if token else {}
-    return httpx.AsyncClient(base_url=live.base_url, headers=headers, timeout=60)
+    return httpx.AsyncClient(base_url=live.base_url, headers=headers, timeout=600)
 
 
 async def kept(live: LiveServer, hand_ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -133,7 +133,7 @@ async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
     async def all_kept() -> bool:
         return set(await kept(live, hand_ids)) == set(hand_ids)
 
-    await until(all_kept, "every hand analysed and kept", 120)
+    await until(all_kept, "every hand analysed and kept", 600)
     analyses = await kept(live, hand_ids)
     computed = live.services.analyses.computed
     worker = live.services.analyses.worker_pid
@@ -213,7 +213,7 @@ async def test_a_night_is_analysed_off_the_loop_and_served_to_who_may_read_it(
         await stranger_info.close()
     # the worker ends with the server
     await live.stop()
-    await until(lambda: not _alive(worker), "the analysis worker gone", 15)
+    await until(lambda: not _alive(worker), "the analysis worker gone", 60)
 
 
 def _alive(pid: int) -> bool:
@@ -269,7 +269,7 @@ async def test_a_hand_is_analysed_when_first_asked_for(live: LiveServer) -> None
         mine = [r for r in stored if seat_of(r, player.player_id) is not None]
         assert evening["hands"] == len(mine) and evening["unanalysable"] == 1
         assert evening["analysed"] == 1 and evening["pending"] == len(mine) - 2
-        await until(lambda: analyses.waiting == 0, "the queued hands analysed", 60)
+        await until(lambda: analyses.waiting == 0, "the queued hands analysed", 600)
         evening = (await reader.get(f"/api/tables/{table_id}/analysis")).json()
         assert evening["pending"] == 0 and evening["analysed"] == len(mine) - 1
     finally:

@@ -107,7 +107,7 @@ async def test_a_runaway_analysis_is_killed_and_the_next_hand_computed() -> None
 async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis() -> None:
     analyses, _ = service(slow)
     asking = asyncio.ensure_future(analyses.analysis_of("h1", {"game": "x"}))
-    await until(lambda: analyses.worker_pid is not None, "the worker started", 30)
+    await until(lambda: analyses.worker_pid is not None, "the worker started", 120)
     pid = analyses.worker_pid
     assert pid is not None
     await until(lambda: analyses._busy_with == "h1", "the analysis started")
@@ -144,10 +144,10 @@ async def test_the_worker_ends_when_the_server_is_killed() -> None:
     )
     try:
         assert server.stdout is not None
-        line = await asyncio.wait_for(server.stdout.readline(), 60)
+        line = await asyncio.wait_for(server.stdout.readline(), 300)
         worker = int(line)
         assert alive(worker)
     finally:
         server.kill()
         await server.wait()
-    await until(lambda: not alive(worker), "the worker ended with its server", 10)
+    await until(lambda: not alive(worker), "the worker ended with its server", 60)
