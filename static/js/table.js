@@ -160,7 +160,8 @@ function renderAll(prev) {
 
   $("#btn-leave").hidden = !seated;
   $("#btn-top-up").hidden = !(seated && t.can_top_up);
-  $("#bot-add").hidden = Boolean(closed) || !mayAddBot();
+  $("#btn-bot").hidden = Boolean(closed) || !mayAddBot();
+  $("#bot-level-box").hidden = $("#btn-bot").hidden;
   $("#btn-close-table").hidden = Boolean(closed) || !mayCloseTable(view);
   renderControlsArea();
   if ($("#controls .cannot-play")) {
@@ -392,7 +393,8 @@ async function refreshMe() {
   }
   showWhoami(state.me);
   chatWhoChanged();
-  $("#bot-add").hidden = Boolean(state.closed) || !mayAddBot(); // the opener is known now
+  $("#btn-bot").hidden = Boolean(state.closed) || !mayAddBot(); // the opener is known now
+  $("#bot-level-box").hidden = $("#btn-bot").hidden;
   $("#btn-close-table").hidden = Boolean(state.closed) || !state.view || !mayCloseTable(state.view);
 }
 

@@ -54,8 +54,14 @@ def test_add_a_bot_is_offered_only_to_the_opener_and_the_host(
     expect(host.locator(".seat .tag-bot")).to_have_count(1)
     bot_name = host.locator(".seat:has(.tag-bot) .seat-name").inner_text()
     assert bot_name.endswith("(bot)") and not bot_name.startswith(("Ada", "Bob")), bot_name
+    # the opener chooses the level of the bot she adds, and sees it beside the bot
+    expect(ada.locator("#bot-level-box")).to_be_visible()
+    expect(bob.locator("#bot-level-box")).to_be_hidden()
+    ada.select_option("#bot-level", "best")
     ada.locator("#btn-bot").click()
     expect(ada.locator(".seat .tag-bot")).to_have_count(2)
+    expect(ada.locator(".seat .tag-bot", has_text="bot · best")).to_have_count(1)
+    expect(bob.locator(".seat .tag-bot", has_text="bot · best")).to_have_count(1)
 
 
 @pytest.mark.browser
