@@ -193,12 +193,3 @@ class Decision:
             "exact": all(o.figures.exact for o in self.options),
             "note": self.note,
         }
-
-
-def summary(decisions: list[Decision]) -> dict[str, Any]:
-    """How many decisions were the best, and the chips given up in expectation."""
-    return {
-        "decisions": len(decisions),
-        "best": sum(1 for d in decisions if d.chose_best),
-        "given_up": round(sum(d.given_up for d in decisions), 4),
-    }

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.analysis import analyser_for
-from app.analysis.figures import Decision, summary
-from app.analysis.position import ANALYSIS_EFFORT, Effort, Position
-from app.games.core.cards import is_valid_card
+from app.analysis.figures import Decision
+from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, card_codes
 from app.games.core.views import View
 from app.review.replay import apply_entry, start
 
@@ -54,37 +53,16 @@ def seat_cards(view: View, seat: int) -> list[str]:
     found: list[str] = []
     for entry in view.get("seats") or []:
         if isinstance(entry, dict) and entry.get("seat") == seat:
-            found.extend(_codes(entry.get("hands")))
+            found.extend(card_codes(entry.get("hands")))
     if view.get("dealer") == seat and "dealer_cards" in view:
-        found.extend(_codes(view.get("dealer_cards")))
+        found.extend(card_codes(view.get("dealer_cards")))
     return found
-
-
-def _codes(value: Any) -> list[str]:
-    out: list[str] = []
-    if isinstance(value, dict):
-        card = value.get("card")
-        if is_valid_card(card):
-            out.append(str(card))
-        for key, inner in value.items():
-            if key != "card":
-                out.extend(_codes(inner))
-    elif isinstance(value, list):
-        for item in value:
-            out.extend(_codes(item))
-    elif is_valid_card(value):
-        out.append(str(value))
-    return out
 
 
 def private_cards(engine_view: View, public_view: View) -> list[str]:
     """The cards ``engine_view`` shows that the public view at the same moment does not."""
-    rest = Counter(_all(engine_view)) - Counter(_all(public_view))
+    rest = Counter(card_codes(engine_view)) - Counter(card_codes(public_view))
     return sorted(rest.elements())
-
-
-def _all(view: View) -> list[str]:
-    return _codes(view)
 
 
 def analyse_hand(
@@ -159,4 +137,4 @@ def seat_summary(decisions: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-__all__ = ["HandAnalysis", "analyse_hand", "for_reader", "readable", "seat_summary", "summary"]
+__all__ = ["HandAnalysis", "analyse_hand", "for_reader", "readable", "seat_summary"]

@@ -67,17 +67,22 @@ class Analyser(Protocol):
         """The figures of every option (the chosen one among them, when there is one)."""
 
 
-def cards_in(value: Any) -> set[str]:
-    """Every card code in a view (or any JSON value): the cards it shows."""
-    found: set[str] = set()
+def card_codes(value: Any) -> list[str]:
+    """Every card code in a view (or any JSON value), as often as it shows it."""
+    found: list[str] = []
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if is_valid_card(item):
-                found.add(item)
+                found.append(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
     return found
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code in a view (or any JSON value): the cards it shows."""
+    return set(card_codes(value))
