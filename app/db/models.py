@@ -186,6 +186,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     sat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # a bot's level (app/analysis/bots.py), stored with its seat (0013); None for a person
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class Hand(Base):

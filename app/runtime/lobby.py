@@ -335,7 +335,7 @@ class Lobby:
         seats = [
             (
                 s.seat,
-                SeatInfo(s.player_id, s.name, s.is_bot),
+                SeatInfo(s.player_id, s.name, s.is_bot, s.bot_level if s.is_bot else None),
                 stored.balances.get(ledger.stack(stored.table_id, s.player_id), 0),
             )
             for s in stored.seats

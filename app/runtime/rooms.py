@@ -259,7 +259,9 @@ class Rooms:
                 low, high = engine.buy_in_limits(new_seat) if new_seat is not None else (0, 0)
                 if low > high:
                     new_seat = None
-                seats.append(store.SwitchSeat(info.player_id, old_seat, new_seat, low, high))
+                seats.append(
+                    store.SwitchSeat(info.player_id, old_seat, new_seat, low, high, info.bot_level)
+                )
             made = store.Switch(
                 room_id=room.room_id,
                 old_table_id=actor.table_id,

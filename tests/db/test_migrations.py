@@ -4,6 +4,8 @@ exactly the schema they make (nothing left for autogenerate to find)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -65,3 +67,41 @@ def test_the_migrations_go_down_and_up_again(tmp_path: Path) -> None:
     _alembic(url, "downgrade", "base")
     _alembic(url, "upgrade", "head")
     assert _differences(url) == []
+
+
+def test_0013_moves_each_bots_level_from_the_tables_state_to_its_seat(tmp_path: Path) -> None:
+    """Tables stored before 0013 kept their bots' levels in the between-hands state only:
+    going up copies each into the bot's seat (a person's seat, or a level for a seat nobody
+    holds, is left alone)."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/levels.db"
+    _alembic(url, "upgrade", "0012")
+    db = sqlite3.connect(tmp_path / "levels.db")
+    now = "2026-11-28 00:00:00"
+    for player_id, is_bot in (("p-ada", 0), ("p-bot", 1), ("p-old", 1)):
+        db.execute(
+            "INSERT INTO players (id, name, is_bot, created_at, name_key) VALUES (?, ?, ?, ?, ?)",
+            (player_id, player_id, is_bot, now, player_id),
+        )
+    state = {"runtime_bot_levels": {"2": "best", "3": "random", "9": "best", "x": "best"}}
+    db.execute(
+        "INSERT INTO tables (id, name, game, options, status, created_at, state, hands_played)"
+        " VALUES ('t1', 'T', 'vingt-un', '{}', 'open', ?, ?, 0)",
+        (now, json.dumps(state)),
+    )
+    db.execute(
+        "INSERT INTO tables (id, name, game, options, status, created_at, hands_played)"
+        " VALUES ('t2', 'U', 'vingt-un', '{}', 'open', ?, 0)",
+        (now,),
+    )
+    for table_id, seat, player_id in (("t1", 1, "p-ada"), ("t1", 2, "p-bot"), ("t2", 2, "p-old")):
+        db.execute(
+            "INSERT INTO seats (table_id, seat, player_id, sat_at) VALUES (?, ?, ?, ?)",
+            (table_id, seat, player_id, now),
+        )
+    db.commit()
+    db.close()
+    _alembic(url, "upgrade", "head")
+    db = sqlite3.connect(tmp_path / "levels.db")
+    levels = db.execute("SELECT table_id, seat, bot_level FROM seats ORDER BY table_id, seat")
+    assert levels.fetchall() == [("t1", 1, None), ("t1", 2, "best"), ("t2", 2, None)]
+    db.close()

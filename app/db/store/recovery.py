@@ -48,6 +48,7 @@ class StoredSeat:
     player_id: str
     name: str
     is_bot: bool
+    bot_level: str | None = None
 
 
 @dataclass
@@ -95,12 +96,12 @@ async def load_table(session: AsyncSession, table_id: str) -> StoredTable:
     if table is None:
         raise LookupError(f"no table {table_id}")
     rows = await session.execute(
-        select(Seat.seat, Seat.player_id, Player.name, Player.is_bot)
+        select(Seat.seat, Seat.player_id, Player.name, Player.is_bot, Seat.bot_level)
         .join(Player, Player.id == Seat.player_id)
         .where(Seat.table_id == table.id)
         .order_by(Seat.seat)
     )
-    seats = [StoredSeat(int(r[0]), r[1], r[2], bool(r[3])) for r in rows]
+    seats = [StoredSeat(int(r[0]), r[1], r[2], bool(r[3]), r[4]) for r in rows]
     accounts = await session.execute(
         select(Account.id, Account.balance).where(Account.table_id == table.id)
     )

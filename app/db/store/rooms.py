@@ -41,6 +41,7 @@ class SwitchSeat:
     new_seat: int | None
     low: int = 0
     high: int = 0
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,12 @@ async def switch_room(session: AsyncSession, switch: Switch) -> list[Moved]:
         if seated:
             brought = min(stack, seat.high)
             session.add(
-                Seat(table_id=switch.new_table_id, seat=seat.new_seat, player_id=seat.player_id)
+                Seat(
+                    table_id=switch.new_table_id,
+                    seat=seat.new_seat,
+                    player_id=seat.player_id,
+                    bot_level=seat.bot_level,
+                )
             )
             await session.flush()
             if brought:

@@ -10,9 +10,17 @@ from app.db import ledger
 from app.db.models import Seat
 
 
-async def sit(session: AsyncSession, table_id: str, seat: int, player_id: str, buy_in: int) -> None:
-    """Seat a player: the buy-in moves from the bankroll to the table stack."""
-    session.add(Seat(table_id=table_id, seat=seat, player_id=player_id))
+async def sit(
+    session: AsyncSession,
+    table_id: str,
+    seat: int,
+    player_id: str,
+    buy_in: int,
+    bot_level: str | None = None,
+) -> None:
+    """Seat a player: the buy-in moves from the bankroll to the table stack. A bot's level
+    is stored with its seat, so that a restart at any moment seats it at that level."""
+    session.add(Seat(table_id=table_id, seat=seat, player_id=player_id, bot_level=bot_level))
     await session.flush()
     await _to_stack(session, table_id, player_id, buy_in, "buy-in")
 

@@ -643,7 +643,8 @@ class TableActor:
         table refuses the seat by then, the buy-in goes straight back to the bankroll."""
         self.core.reserved[seat] = player_id
         try:
-            await self.writer.run(store.sit, self.table_id, seat, player_id, buy_in)
+            level = bot_level if is_bot else None
+            await self.writer.run(store.sit, self.table_id, seat, player_id, buy_in, level)
         except InsufficientFunds:
             self.core.release_seat(seat)
             raise ProtocolError(

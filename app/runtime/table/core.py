@@ -85,7 +85,6 @@ BEGUN_KEY = "runtime_begun"
 """The stored state's key of a room's table: the ``room_switch`` event that began it, told
 first in its story until a hand has finished there (docs/rules.md §0.15)."""
 RUNTIME_PREFIX = "runtime_"
-BOT_LEVELS_KEY = "runtime_bot_levels"
 """The stored state's key for the seated bots' levels (app/analysis/bots.py), by seat."""
 """The stored state's keys that are the table's, not its engine's (the rest is the engine's
 snapshot)."""
@@ -648,11 +647,6 @@ class TableCore(HostAtTable):
             AWAY_KEY: {str(seat): away.stored() for seat, away in sorted(self.away.items())},
             WAITING_KEY: {"waiting": self.waiting_for_ready, "ready": sorted(self.ready)},
             time_bank.STORED_KEY: self.time_bank.stored(),
-            BOT_LEVELS_KEY: {
-                str(seat): info.bot_level
-                for seat, info in sorted(self.roster.items())
-                if info.is_bot and info.bot_level
-            },
             **({BEGUN_KEY: self.begun} if self.begun is not None else {}),
         }
 
@@ -1436,12 +1430,10 @@ class TableCore(HostAtTable):
         between-hands ``state`` reconciled with the seats taken now, who sits out and who is
         ready. ``void_notice``: the hand in play was void (told to everyone). The reconciled
         state is saved as the table's from now on."""
-        levels = (state or {}).get(BOT_LEVELS_KEY) or {}
         for seat, info, _stack in seats:
-            level = levels.get(str(seat), DEFAULT_LEVEL) if info.is_bot else None
-            if level is not None and level not in LEVELS:
-                level = DEFAULT_LEVEL
-            self.roster[seat] = replace(info, bot_level=level)
+            # a bot's level is stored with its seat; one the server no longer knows: steady
+            level = info.bot_level if info.bot_level in LEVELS else DEFAULT_LEVEL
+            self.roster[seat] = replace(info, bot_level=level if info.is_bot else None)
         stacks = {seat: stack for seat, _info, stack in seats}
         away = self._restore_presence(state, stacks)
         self.time_bank.restore((state or {}).get(time_bank.STORED_KEY))
