@@ -55,6 +55,17 @@ def press_while_redrawn(button: Any) -> None:
     button.dispatch_event("click")
 
 
+def scroll_to(page: Any, selector: str) -> None:
+    """Scroll the first element ``selector`` finds into view in one step in the page: a seat
+    that bots keep redrawing can be replaced between Playwright finding it and scrolling to
+    it ("Element is not attached to the DOM"), never within one script."""
+    expect(page.locator(selector).first).to_be_attached()
+    page.evaluate(
+        "s => document.querySelector(s).scrollIntoView({block: 'nearest', inline: 'nearest'})",
+        selector,
+    )
+
+
 def as_host(page: Any, path: str, data: dict[str, Any] | None = None) -> Any:
     """POST ``data`` to the admin route ``path`` with the host's token (whoever the page is
     signed in as); the answer must be 200, and is returned."""

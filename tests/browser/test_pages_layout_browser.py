@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
-from tests.browser.steps import as_host, ready_to_press, sign_in
+from tests.browser.steps import as_host, ready_to_press, scroll_to, sign_in
 
 
 def shot(page: Any, name: str, *, full: bool = False) -> None:
@@ -268,7 +268,7 @@ def test_trente_et_quarante_on_a_phone_keeps_the_tableau_in_view(
         ],
         at_least=4 + 2 + 4 + 2,
     )
-    page.locator('.seat[data-seat="3"]').scroll_into_view_if_needed()
+    scroll_to(page, '.seat[data-seat="3"]')
     shot(page, "teq-narrow-seats")
     assert page.evaluate(CUT_LABELS) == []
     page.set_viewport_size(WIDE)
@@ -326,7 +326,7 @@ def check_seats_apart(page: Any, kind: str) -> dict[str, Any]:
     seats out for its size)."""
     page.wait_for_timeout(250)
     if kind == "phone":
-        page.locator('.seat[data-seat="1"]').scroll_into_view_if_needed()
+        scroll_to(page, '.seat[data-seat="1"]')
     shot(page, f"vingt-un-split-{kind}")
     seen: dict[str, Any] = page.evaluate(SEATS_APART)
     assert seen["seats"] == 9, (kind, seen)
