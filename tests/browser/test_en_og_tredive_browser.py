@@ -23,12 +23,14 @@ from tests.browser.steps import sign_in
 BET_UNIT = 10
 BETS = 3
 # a friends' table: the match is dealt once all three are seated and ready, however slowly
-# their sit-downs reach the server (with "auto" a busy machine could start it with two)
+# their sit-downs reach the server (with "auto" a busy machine could start it with two); the
+# pages make every decision, so the clock is long: a busy machine's slow clicks never let the
+# server's real clock decide for someone (and sit them out) first
 OPTIONS = {
     "bet_unit": BET_UNIT,
     "bets": BETS,
     "knock_min": 1,
-    "turn_seconds": 20,
+    "turn_seconds": 120,
     "start": "when_ready",
 }
 NAMES = ("Ada", "Bob", "Cy")

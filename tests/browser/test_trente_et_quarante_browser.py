@@ -22,7 +22,10 @@ from tests.browser.conftest import NARROW, SHOTS, WIDE, BrowserServer
 from tests.browser.steps import sign_in
 
 BUY_IN = 500
-OPTIONS = {"bet_seconds": 20, "turn_seconds": 20, "min_stake": 10, "max_stake": 1000}
+OPTIONS = {"bet_seconds": 300, "turn_seconds": 300, "min_stake": 10, "max_stake": 1000}
+"""Both bettors say when their stakes are set, so no clock decides anything here: the clocks
+are long, so that a machine busy enough to stretch the test's clicks past a short window (the
+real clock of a real server) cannot close it first."""
 
 
 def open_table(page: Any, name: str) -> str:
