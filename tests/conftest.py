@@ -108,6 +108,12 @@ LONG_FILES = {
     "tests/cluster/test_house_bank.py": 20,
     "tests/cluster/test_handover.py": 15,
     "tests/bench/test_bench_cluster_smoke.py": 35,
+    "tests/browser/test_room_evening_browser.py": 60,
+    "tests/browser/test_screens_browser.py": 40,
+    "tests/analysis/test_bot_levels.py": 30,
+    "tests/review/test_analysis_api.py": 30,
+    "tests/server/test_startup_errors.py": 30,
+    "tests/restart/test_restart_regressions.py": 25,
 }
 """Seconds some files take alone, where no run has left its durations yet (a fresh clone): the
 files of one long test, which would otherwise be handed out last."""
