@@ -85,7 +85,6 @@ BEGUN_KEY = "runtime_begun"
 """The stored state's key of a room's table: the ``room_switch`` event that began it, told
 first in its story until a hand has finished there (docs/rules.md §0.15)."""
 RUNTIME_PREFIX = "runtime_"
-"""The stored state's key for the seated bots' levels (app/analysis/bots.py), by seat."""
 """The stored state's keys that are the table's, not its engine's (the rest is the engine's
 snapshot)."""
 CLOCK_STRIKES = 2
