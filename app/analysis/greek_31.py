@@ -417,9 +417,12 @@ class Sim:
             self.rng.shuffle(self.fresh)
         return self.fresh.pop()
 
-    def dealer_plays(self) -> dict[int, int] | None:
-        """The dealer draws by the steady rule, then stands (§2.6)."""
-        while dealer_draws(self.dealer_cards, self.rule, self.heath):
+    def dealer_plays(self, draws_first: bool = False) -> dict[int, int] | None:
+        """The dealer draws by the steady rule, then stands (§2.6); ``draws_first``: one card
+        is drawn first whatever the rule says (the dealer's first card once the stakes are
+        in, or the dealer's own ``draw``)."""
+        while draws_first or dealer_draws(self.dealer_cards, self.rule, self.heath):
+            draws_first = False
             card = self.draw()
             if card is None:
                 return None
@@ -516,20 +519,9 @@ def simulate(
 def _play(sim: Sim, play: Action) -> dict[int, int] | None:
     """Every staked player's chips (+ won, - lost), None for a void hand."""
     kind = play["kind"]
-    if kind == "stake":
-        card = sim.draw()  # the dealer's first card is drawn at once (§2.6)
-        if card is None:
-            return None
-        sim.dealer_cards.append(card)
-        return sim.dealer_plays()
-    if kind == "draw":
-        card = sim.draw()
-        if card is None:
-            return None
-        sim.dealer_cards.append(card)
-        if sim.rank(sim.dealer_cards) == BUST:
-            return {seat: stake for seat, stake in sim.stakes.items()}
-        return sim.dealer_plays()
+    if kind in ("stake", "draw"):
+        # a stake: the dealer's first card is drawn at once (§2.6); a draw: the dealer's own
+        return sim.dealer_plays(draws_first=True)
     return sim.stand(play.get("conceal"))
 
 
