@@ -17,14 +17,19 @@ from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, Serve
 
 
-async def seats(live: LiveServer, table_id: str) -> list[dict[str, Any]]:
+async def listing(live: LiveServer, table_id: str) -> dict[str, Any] | None:
+    """The table's summary (``GET /api/tables/{id}``), None while the server does not serve it."""
     async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
-        seated: list[dict[str, Any]] = (await http.get(f"/api/tables/{table_id}")).json()["seats"]
-    return seated
+        answer = await http.get(f"/api/tables/{table_id}")
+    return answer.json() if answer.status_code == 200 else None  # type: ignore[no-any-return]
 
 
-async def bot_levels(live: LiveServer, table_id: str) -> dict[int, str | None]:
-    return {s["seat"]: s.get("bot_level") for s in await seats(live, table_id) if s.get("bot")}
+async def bot_levels(live: LiveServer, table_id: str) -> dict[int, str | None] | None:
+    """Each bot's seat and level, None while the server does not serve the table."""
+    listed = await listing(live, table_id)
+    if listed is None:
+        return None
+    return {s["seat"]: s.get("bot_level") for s in listed["seats"] if s.get("bot")}
 
 
 async def test_each_bot_plays_at_its_level_and_keeps_it_across_a_restart_mid_hand(
@@ -49,6 +54,7 @@ async def test_each_bot_plays_at_its_level_and_keeps_it_across_a_restart_mid_han
         added = await host.post(f"/api/admin/tables/{table_id}/bots", json={"level": "best"})
     assert added.status_code == 201, added.text
     levels = await bot_levels(live, table_id)
+    assert levels is not None
     assert sorted(str(level) for level in levels.values()) == ["best", "best", "random", "steady"]
     # sitting in a hand does not save the table's between-hands state: the seat holds the level
     assert levels[added.json()["seat"]] == "best"
@@ -60,9 +66,11 @@ async def test_each_bot_plays_at_its_level_and_keeps_it_across_a_restart_mid_han
     await ada.close()
     await live.stop()
     again = await serve()
-    await waiting.until(
-        lambda: _levels_are(again, table_id, levels), "the table restored with its bots"
-    )
+
+    async def restored() -> bool:
+        return await bot_levels(again, table_id) == levels
+
+    await waiting.until(restored, "the table restored with its bots")
 
     # Ada comes back and stands up; the bots play at their levels (a best bot's decisions go
     # through the analysis)
@@ -74,14 +82,17 @@ async def test_each_bot_plays_at_its_level_and_keeps_it_across_a_restart_mid_han
     await ada.close()
 
     async def hands_played() -> int:
-        async with httpx.AsyncClient(timeout=30, base_url=again.base_url) as http:
-            return int((await http.get(f"/api/tables/{table_id}")).json()["hands_played"])
+        listed = await listing(again, table_id)
+        assert listed is not None
+        return int(listed["hands_played"])
 
     played = await hands_played()
-    await waiting.until(
-        lambda: _played_since(hands_played, played), "a hand of the restored bots played"
-    )
-    assert await _levels_are(again, table_id, levels)
+
+    async def played_more() -> bool:
+        return await hands_played() > played
+
+    await waiting.until(played_more, "a hand of the restored bots played")
+    assert await restored()
 
 
 def _own_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -102,10 +113,6 @@ async def _play_until_gone(player: Player) -> None:
             await player.wait_for(lambda _v, seen=before: player.version > seen)
 
 
-async def _played_since(hands_played: Any, played: int) -> bool:
-    return bool(await hands_played() > played)
-
-
 async def test_a_room_switch_keeps_each_bot_at_its_level(serve: Serve) -> None:
     live = await serve()
     ada = await Player.join(live, "Ada")
@@ -114,20 +121,11 @@ async def test_a_room_switch_keeps_each_bot_at_its_level(serve: Serve) -> None:
     for level in ("best", "random"):
         added = await ada.http.post(f"/api/tables/{table_id}/bots", json={"level": level})
         assert added.status_code == 201, added.text
-    before = sorted(str(v) for v in (await bot_levels(live, table_id)).values())
+    before = sorted(str(v) for v in (await bot_levels(live, table_id) or {}).values())
     assert before == ["best", "random"]
     await ada.connect(table_id)
     await switch(ada, "trianta-ena")
     switched, _code = await closed_with(ada)
     after = await bot_levels(live, switched["table_id"])
-    assert sorted(str(v) for v in after.values()) == before
+    assert sorted(str(v) for v in (after or {}).values()) == before
     await ada.close()
-
-
-async def _levels_are(live: LiveServer, table_id: str, levels: dict[int, str | None]) -> bool:
-    async with httpx.AsyncClient(timeout=30, base_url=live.base_url) as http:
-        answer = await http.get(f"/api/tables/{table_id}")
-    if answer.status_code != 200:
-        return False
-    found = {s["seat"]: s.get("bot_level") for s in answer.json()["seats"] if s.get("bot")}
-    return found == levels
