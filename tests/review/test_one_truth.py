@@ -90,7 +90,9 @@ async def test_a_host_close_of_en_og_tredive_mid_match_with_bets_in_the_pot(
     """The finding: four players, a match on with bets in the pot, the host closes the table
     (the hand in play is void, the pot handed back): every figure is each one's real change."""
     table_id, people, _ = await play(live, "en-og-tredive", hands=2, players=4, seed=3)
-    # the players' clocks play on (turn_seconds 1): wait for a match with chips in its pot
+    # play() pauses the table, whose pot may be empty then (between matches): the table goes
+    # on, and the players' clocks play (turn_seconds 1) until a match has chips in its pot
+    await live.services.lobby.tables[table_id].resume()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 30
     while await pot_balance(live, table_id) == 0:
