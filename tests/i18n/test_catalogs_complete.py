@@ -1,5 +1,5 @@
-"""Every language's catalog holds every message of its template, translated (issue 29's
-"every catalog complete for every language"). It fails until the translators have filled
+"""Every language's catalog holds every message of its template, translated ("every
+catalog complete for every language"). It fails until the translators have filled
 el, da, fr and it (and while a new English string waits for them): `make extract` and
 `make update` bring the .po files up to the .pot, then each empty msgstr wants a translation.
 English (the source) is complete by definition: its msgid is its text."""
