@@ -3,9 +3,11 @@
 The environment is shared by every request, so nothing of a reader's language is stored in
 it: :func:`install` adds Jinja's ``i18n`` extension in its new style (``{% trans %}`` and
 ``_()`` format their own ``%(name)s`` values, and autoescape what they put in) and the
-filters; each render gets the reader's ``gettext``, ``ngettext``, ``_`` and ``locale`` in its
-context (:func:`render_context`), which Jinja looks up before the environment's globals.
-Two requests in two languages may render at once, on any thread.
+filters. As Jinja's own new style, a message is always formatted: a literal ``%`` in ``_()``
+is written ``%%`` (a trans block escapes its own). Each render gets the reader's
+``gettext``, ``ngettext``, ``_`` and ``locale`` in its context (:func:`render_context`),
+which Jinja looks up before the environment's globals. Two requests in two languages may
+render at once, on any thread.
 
 Filters, each reading the render's ``locale``: ``number`` (1,234 / 1.234), ``date`` and
 ``datetime`` (Babel's "medium" style unless given another).
@@ -32,7 +34,7 @@ def _gettext(catalog_gettext: Callable[[str], str]) -> Callable[..., str]:
         text = catalog_gettext(message)
         if context.eval_ctx.autoescape:
             text = Markup(text)
-        return text % values if values else text
+        return text % values
 
     return gettext
 
