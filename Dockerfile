@@ -19,6 +19,8 @@ RUN pip install -r requirements.lock
 
 COPY alembic.ini ./
 COPY app ./app
+# The catalogs compiled (the .mo files are build products, docs/i18n.md).
+RUN pybabel -q compile -d app/i18n/locale -D messages && pybabel -q compile -d app/i18n/locale -D js
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static

@@ -29,7 +29,8 @@ PYTEST := $(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
 BROWSER_TESTS := tests/browser
 CLUSTER_TESTS := tests/cluster tests/bench
 
-.PHONY: run cluster test test-pg test-cluster test-browser lint format bench lock clean
+.PHONY: run cluster test test-pg test-cluster test-browser lint format bench lock clean \
+	extract update compile
 
 $(STAMP): requirements-dev.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,8 +39,44 @@ $(STAMP): requirements-dev.lock pyproject.toml
 
 venv: $(STAMP)
 
+## The catalogs (docs/i18n.md): messages (the server's Python and templates) and js (the browser
+## client's t()/tn()), a .po per language under app/i18n/locale/<lang>/LC_MESSAGES/. The .mo
+## files, and the pseudo-locale qps's .po written from each .pot, are build products (ignored
+## by git), compiled once the .pot or a .po changes: every target that serves or tests depends
+## on the stamp, as on the venv's
+LOCALE_DIR := app/i18n/locale
+I18N_DOMAINS := messages js
+I18N_LANGS := en el da fr it
+I18N_POT := $(foreach d,$(I18N_DOMAINS),$(LOCALE_DIR)/$(d).pot)
+I18N_PO := $(foreach l,$(I18N_LANGS),$(foreach d,$(I18N_DOMAINS),$(LOCALE_DIR)/$(l)/LC_MESSAGES/$(d).po))
+I18N_STAMP := $(LOCALE_DIR)/.compiled
+
+$(I18N_STAMP): $(STAMP) $(I18N_POT) $(I18N_PO) app/i18n/pseudo.py
+	@for d in $(I18N_DOMAINS); do \
+	  $(BIN)/python -m app.i18n.pseudo $(LOCALE_DIR)/$$d.pot $(LOCALE_DIR)/qps/LC_MESSAGES/$$d.po && \
+	  $(BIN)/pybabel -q compile --statistics -d $(LOCALE_DIR) -D $$d || exit 1; \
+	done
+	@touch $@
+
+## make compile: the .mo of every language and domain (and the pseudo-locale's catalogs)
+compile: $(I18N_STAMP)
+
+## make extract: every marked string into the templates (.pot), one per domain
+extract: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --project "Table 31" --sort-by-file \
+	  -o $(LOCALE_DIR)/messages.pot app templates
+	$(BIN)/pybabel -q extract -F babel-js.cfg --project "Table 31" --sort-by-file \
+	  --no-default-keywords -k t -k tn:1,2 -o $(LOCALE_DIR)/js.pot static/js
+
+## make update: each language's .po brought up to its .pot (new msgids added empty, changed
+## ones marked fuzzy, gone ones kept as obsolete comments for the translators)
+update: $(STAMP)
+	@for d in $(I18N_DOMAINS); do for l in $(I18N_LANGS); do \
+	  $(BIN)/pybabel -q update -i $(LOCALE_DIR)/$$d.pot -d $(LOCALE_DIR) -D $$d -l $$l || exit 1; \
+	done; done
+
 ## make run: migrate the database (SQLite file by default), then serve on HOST:PORT
-run: $(STAMP)
+run: $(STAMP) $(I18N_STAMP)
 	@$(BIN)/python -m app check-db
 	$(BIN)/alembic upgrade head
 	$(BIN)/python -m app serve
@@ -49,7 +86,7 @@ run: $(STAMP)
 ## Redis (REDIS_URL; redis://127.0.0.1:6379/0): migrates once, starts them, prints where to open;
 ## Ctrl-C stops everything it started (app/cluster/launcher.py)
 NODES ?= 2
-cluster: $(STAMP)
+cluster: $(STAMP) $(I18N_STAMP)
 	$(BIN)/python -m app cluster --nodes $(NODES)
 
 ## make test: everything, each pass stopping the run when it fails: the linters, every test on
@@ -59,7 +96,7 @@ cluster: $(STAMP)
 ## 8 min together against ~3.5 each alone, and their deadlines grew tight.
 ## The -m selections split the suite: no test runs twice, none is left out. The accessibility
 ## tests inject node_modules/axe-core, so node_modules is installed first (npm ci)
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) $(I18N_STAMP)
 	$(MAKE) --no-print-directory lint
 	$(PYTEST) -m "not browser and not cluster"
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_ARGS) -m browser $(BROWSER_TESTS)
@@ -68,7 +105,7 @@ test: $(STAMP) $(NODE_STAMP)
 ## make test-cluster: cluster mode across real processes (nodes, nginx, PostgreSQL, Redis; each
 ## test skips with a notice when one is missing); the swarm's failover check alone, since its
 ## bounds on time are the lease's and two cores are all there is
-test-cluster: $(STAMP)
+test-cluster: $(STAMP) $(I18N_STAMP)
 	$(BIN)/python -m pytest -n $(CLUSTER_WORKERS) $(PYTEST_ARGS) -m cluster --ignore=tests/cluster/test_swarm.py $(CLUSTER_TESTS)
 	$(BIN)/python -m pytest -m cluster --durations=5 tests/cluster/test_swarm.py
 
@@ -76,12 +113,12 @@ test-cluster: $(STAMP)
 ## less the suites that open no database at all (the pure rule engines, the rule book, the
 ## project's layout), which would run exactly as they did on SQLite
 PURE_SUITES := --ignore=tests/games --ignore=tests/rulebook --ignore=tests/project
-test-pg: $(STAMP)
+test-pg: $(STAMP) $(I18N_STAMP)
 	@echo "PostgreSQL pass: tests/games, tests/rulebook and tests/project open no database; they ran on SQLite"
 	TEST_DATABASE_URL=$(PG_TEST_URL) $(PYTEST) -m "not browser and not cluster" --ignore=tests/cluster $(PURE_SUITES)
 
 ## make test-browser: only the Playwright tests in Chromium
-test-browser: $(STAMP) $(NODE_STAMP)
+test-browser: $(STAMP) $(NODE_STAMP) $(I18N_STAMP)
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_ARGS) -m browser $(BROWSER_TESTS)
 
 ## the front end's tools (package.json): Biome, the linter, and axe-core, which the browser tests
@@ -102,7 +139,7 @@ format: $(STAMP)
 
 ## make bench: the engines and the database, then 1,000 tables x 5 sockets side by side with the
 ## bare endpoint: clients acting as fast as the game lets them, then at people's pace (~9 min)
-bench: $(STAMP)
+bench: $(STAMP) $(I18N_STAMP)
 	mkdir -p bench/results
 	$(BIN)/python -m bench.engines --json bench/results/engines.json
 	$(BIN)/python -m bench.load --sizes 1000x5 --json bench/results/load.json
@@ -112,7 +149,7 @@ bench: $(STAMP)
 ## (CPU per action by layer: nginx, nodes, writers, Redis, PostgreSQL), failover after kill -9
 ## with a 10 s and a 3 s lease, then 600 x 5 at people's pace; needs PostgreSQL, Redis, nginx (~15 min)
 .PHONY: bench-cluster
-bench-cluster: $(STAMP)
+bench-cluster: $(STAMP) $(I18N_STAMP)
 	mkdir -p bench/results
 	$(BIN)/python -m bench.cluster --json bench/results/cluster.json
 	$(BIN)/python -m bench.cluster --tables 600 --think-ms 2000 --seconds 15 --no-failover --json bench/results/cluster-people.json

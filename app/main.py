@@ -10,11 +10,12 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute
 
 from app.api import ws
 from app.api.deps import COOKIE
-from app.api.errors import RuleRefusal, rule_refusal_response
+from app.api.errors import RuleRefusal, http_error_response, rule_refusal_response
 from app.api.middleware import (
     BodyLimit,
     CookieWritesNeedOrigin,
@@ -30,6 +31,7 @@ from app.api.routes import (
     cluster,
     games,
     hands,
+    i18n,
     ops,
     pages,
     review,
@@ -60,6 +62,7 @@ ROUTERS = (
     ops.router,
     cluster.router,
     pages.router,
+    i18n.router,
     rules_pages.router,
     review.router,
 )
@@ -107,6 +110,8 @@ def create_app(
     # (~1 KiB a socket, docs/performance.md).
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     app.add_exception_handler(RuleRefusal, rule_refusal_response)
+    # every other refusal's words in the reader's language (app/i18n/messages.py)
+    app.add_exception_handler(StarletteHTTPException, http_error_response)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     # What every request passes through first (app/api/middleware.py); the last added runs
     # first: the security headers on every answer, any error as JSON, then a body too

@@ -11,9 +11,11 @@ from app.core.security import same_secret
 from app.db import devices
 from app.db.models import Player
 from app.db.types import AsyncSession
+from app.i18n.messages import N_
 from app.services import Services
 
 COOKIE = "t31_token"
+SIGN_IN_FIRST = N_("sign in first: POST /api/session with your name")
 
 
 def get_services(request: Request) -> Services:
@@ -72,7 +74,7 @@ async def optional_player(request: Request, session: SessionDep) -> Player | Non
 async def current_player(request: Request, session: SessionDep) -> Player:
     player = await optional_player(request, session)
     if player is None:
-        raise HTTPException(401, "sign in first: POST /api/session with your name")
+        raise HTTPException(401, SIGN_IN_FIRST)
     return player
 
 
@@ -87,7 +89,7 @@ def is_host(request: Request, services: Services) -> bool:
 
 def require_host(request: Request, services: ServicesDep) -> None:
     if not is_host(request, services):
-        raise HTTPException(403, "host only: send the admin token as 'Authorization: Bearer …'")
+        raise HTTPException(403, N_("host only: send the admin token as 'Authorization: Bearer …'"))
 
 
 HostDep = Depends(require_host)

@@ -39,11 +39,15 @@ from fastapi import HTTPException
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from app.api.locale import request_locale
 from app.games.core.errors import ErrorCode
+from app.i18n.messages import N_, localize
 
 
 class Error(BaseModel):
@@ -75,9 +79,22 @@ class RuleRefusal(HTTPException):
 
 
 async def rule_refusal_response(request: Request, exc: Exception) -> JSONResponse:
-    """The body of a :class:`RuleRefusal`: ``{"detail": ..., "code": ...}``."""
+    """The body of a :class:`RuleRefusal`: ``{"detail": ..., "code": ...}``, the detail in
+    the reader's language (the code in none)."""
     assert isinstance(exc, RuleRefusal)
-    return JSONResponse({"detail": exc.detail, "code": exc.code}, status_code=exc.status_code)
+    detail = localize(exc.detail, request_locale(request))
+    return JSONResponse({"detail": detail, "code": exc.code}, status_code=exc.status_code)
+
+
+async def http_error_response(request: Request, exc: Exception) -> Response:
+    """Any other refusal (``HTTPException``), as FastAPI answers it (``{"detail": ...}``,
+    its headers), its detail in the reader's language (app/i18n/messages.py)."""
+    assert isinstance(exc, StarletteHTTPException)
+    headers = getattr(exc, "headers", None)
+    if not is_body_allowed_for_status_code(exc.status_code):
+        return Response(status_code=exc.status_code, headers=headers)
+    detail = localize(exc.detail, request_locale(request))
+    return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
 
 class Problem(BaseModel):
@@ -132,7 +149,7 @@ NUL = "\x00"
 NUL_IN_JSON = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
 """U+0000 in a JSON text: the escape ``\\u0000`` after an even run of backslashes (a raw NUL
 byte is not JSON at all, and FastAPI refuses it as such)."""
-NUL_REFUSED = "text must not contain the invisible NUL character (U+0000)"
+NUL_REFUSED = N_("text must not contain the invisible NUL character (U+0000)")
 
 
 def holds_nul(request: Request) -> bool:
@@ -154,7 +171,7 @@ async def body_holds_nul(request: Request) -> bool:
     return NUL_IN_JSON.search(body) is not None
 
 
-NON_FINITE_REFUSED = (
+NON_FINITE_REFUSED = N_(
     "numbers must be finite: NaN, Infinity and numbers too large for a double (like 1e400) "
     "are not JSON numbers"
 )
@@ -236,14 +253,12 @@ class ApiRoute(APIRoute):
 
         async def refusing_nul(request: Request) -> Response:
             if holds_nul(request) or (reads_body and await body_holds_nul(request)):
-                return JSONResponse({"detail": NUL_REFUSED}, status_code=422)
+                detail = localize(NUL_REFUSED, request_locale(request))
+                return JSONResponse({"detail": detail}, status_code=422)
             if reads_body and await body_holds_non_finite(request):
+                message = localize(NON_FINITE_REFUSED, request_locale(request))
                 return JSONResponse(
-                    {
-                        "detail": [
-                            {"loc": ["body"], "msg": NON_FINITE_REFUSED, "type": "value_error"}
-                        ]
-                    },
+                    {"detail": [{"loc": ["body"], "msg": message, "type": "value_error"}]},
                     status_code=422,
                 )
             try:

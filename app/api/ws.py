@@ -19,10 +19,12 @@ import time
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app.api.deps import COOKIE, bearer
+from app.api.locale import connection_locale
 from app.api.origin import same_site
 from app.api.signed_sockets import signed_sockets
 from app.core.config import Settings
 from app.db import devices, store
+from app.i18n.messages import N_, Text, localize
 from app.runtime.connection import Connection, RateLimiter
 from app.runtime.hosting import ASK_AGAIN, ASK_AGAIN_CLOSE
 from app.runtime.protocol import Act, ErrorCode, Message, ProtocolError, parse
@@ -59,9 +61,12 @@ def from_this_site_or_no_browser(websocket: WebSocket, trust_proxy: bool) -> boo
 
 
 async def refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    """Say why, then close; a client that has already gone is simply gone (no traceback)."""
+    """Say why (in the reader's language: the cookie's or the browser's), then close; a
+    client that has already gone is simply gone (no traceback). The close frame's reason
+    stays English: it is for logs."""
+    words = localize(message, connection_locale(websocket))
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        await websocket.send_json({"type": "error", "code": code, "message": message})
+        await websocket.send_json({"type": "error", "code": code, "message": words})
         await websocket.close(close_code, message[:120])
 
 
@@ -75,13 +80,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if not from_this_site_or_no_browser(websocket, settings.trust_proxy_headers):
         metrics.rejected["cross_site"] += 1
         await refuse(
-            websocket, ErrorCode.CROSS_SITE, "a page of another site may not open this socket", 1008
+            websocket,
+            ErrorCode.CROSS_SITE,
+            N_("a page of another site may not open this socket"),
+            1008,
         )
         return
     if not services.limits.admit(address):
         metrics.rejected["too_many_connections"] += 1
         await refuse(
-            websocket, ErrorCode.RATE_LIMITED, "too many connections from your address", 1008
+            websocket, ErrorCode.RATE_LIMITED, N_("too many connections from your address"), 1008
         )
         return
     try:
@@ -90,21 +98,23 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         services.limits.release(address)
 
 
-async def _who(services: Services, token: str) -> tuple[str | None, str | None, str | None]:
-    """The token's player id, name and device id. In a function of its own so that its
-    session and ORM objects die here: a local of ``_serve`` would live as long as the socket
-    (2-3 KiB each of 5,000 sockets, docs/performance.md)."""
+async def _who(
+    services: Services, token: str
+) -> tuple[str | None, str | None, str | None, str | None]:
+    """The token's player id, name, device id and chosen language. In a function of its own
+    so that its session and ORM objects die here: a local of ``_serve`` would live as long as
+    the socket (2-3 KiB each of 5,000 sockets, docs/performance.md)."""
     async with services.sessionmaker() as session:
         found = await devices.device_by_token(session, token)
         blocked = [] if found is None else await store.blocks_of(session, found.player.id)
         await session.commit()
     if found is None:
-        return None, None, None
+        return None, None, None, None
     # the person's blocks as the database has them now (app/runtime/blocks.py)
     services.lobby.blocks.set(found.player.id, (b.player_id for b in blocked))
     if found.due_for_touch:  # a socket is a use of the device too: its token lives on
         services.writer.submit(devices.touch_device, found.device_id, services.settings.token_days)
-    return found.player.id, found.player.name, found.device_id
+    return found.player.id, found.player.name, found.device_id, found.player.language
 
 
 async def _serve(websocket: WebSocket, services: Services, table_id: str, address: str) -> None:
@@ -128,8 +138,9 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
     player_id: str | None = None
     name: str | None = None
     device_id: str | None = None
+    language: str | None = None
     if token:
-        player_id, name, device_id = await _who(services, token)
+        player_id, name, device_id, language = await _who(services, token)
         if player_id is None:
             if not table.may_enter(None, invite):
                 # a private table answers a bad token as a missing table does: "unauthorized"
@@ -138,13 +149,16 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
                 return
             metrics.rejected["unauthorized"] += 1
             await refuse(
-                websocket, ErrorCode.UNAUTHORIZED, "that token is not valid; sign in again", 1008
+                websocket,
+                ErrorCode.UNAUTHORIZED,
+                N_("that token is not valid; sign in again"),
+                1008,
             )
             return
     if not table.may_enter(player_id, invite):
         await _no_such_table(websocket, services)
         return
-    conn = Connection(websocket, player_id, name)
+    conn = Connection(websocket, player_id, name, connection_locale(websocket, language))
     registry = signed_sockets(websocket.app)
     if device_id is not None and player_id is not None:
         # signing this device out closes this socket (app/api/signed_sockets.py)
@@ -179,7 +193,7 @@ async def _serve(websocket: WebSocket, services: Services, table_id: str, addres
                 await table.handle(conn, message)
             except ProtocolError as err:
                 metrics.error(err.code)
-                conn.send(err.to_message_text())
+                conn.send(err.to_message_text(conn.locale))
             except Exception as exc:  # a bug: answered, logged once, and the socket goes on
                 _failed(conn, table, message, exc)
                 metrics.error(ErrorCode.INTERNAL_ERROR)
@@ -201,7 +215,7 @@ async def _no_such_table(websocket: WebSocket, services: Services) -> None:
     and metric reason (``no_such_table``), so that a stranger learns nothing of a private
     table."""
     services.lobby.metrics.rejected[ErrorCode.NO_SUCH_TABLE] += 1
-    await refuse(websocket, ErrorCode.NO_SUCH_TABLE, "no such table", 4404)
+    await refuse(websocket, ErrorCode.NO_SUCH_TABLE, N_("no such table"), 4404)
 
 
 def _rate_limited(conn: Connection, raw: str | bytes, first: bool, settings: Settings) -> None:
@@ -219,8 +233,8 @@ def _rate_limited(conn: Connection, raw: str | bytes, first: bool, settings: Set
         else:
             msg_id = message.id if isinstance(message, Act) else None
     if msg_id is not None or first:
-        text = f"slow down: at most {settings.messages_per_second:g} a second"
-        conn.send(ProtocolError(ErrorCode.RATE_LIMITED, text, msg_id).to_message_text())
+        text = Text(N_("slow down: at most {most:g} a second"), most=settings.messages_per_second)
+        conn.send(ProtocolError(ErrorCode.RATE_LIMITED, text, msg_id).to_message_text(conn.locale))
 
 
 def _failed(conn: Connection, table: TableActor, message: Message | None, exc: Exception) -> None:
@@ -243,7 +257,7 @@ def _failed(conn: Connection, table: TableActor, message: Message | None, exc: E
     conn.send(
         ProtocolError(
             ErrorCode.INTERNAL_ERROR,
-            "the server failed on that message; resync to see the table as it is",
+            N_("the server failed on that message; resync to see the table as it is"),
             message.id if isinstance(message, Act) else None,
-        ).to_message_text()
+        ).to_message_text(conn.locale)
     )

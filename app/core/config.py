@@ -120,6 +120,11 @@ class Settings(BaseSettings):
         False, description="take the client's address from X-Forwarded-For (behind a proxy)"
     )
     log_format: str = Field("json", description="json (one object a line) or text")
+    pseudo_locale: bool = Field(
+        False,
+        description="serve the pseudo-locale qps to a reader whose language cookie asks for "
+        "it (the tests' check for untranslated and overflowing text, docs/i18n.md)",
+    )
 
     # HTTP hardening (app/api/middleware.py, app/server.py; docs/protocol.md "Security")
     max_body_bytes: int = Field(

@@ -60,6 +60,9 @@ class Player(Base):
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     recovery_hash: Mapped[str | None] = mapped_column(String(64))
+    language: Mapped[str | None] = mapped_column(String(16))
+    """The language the player chose (app/i18n/locales.py), on every device they use; null:
+    none chosen, each device's browser decides."""
 
     __table_args__ = (UniqueConstraint("recovery_hash", name="uq_players_recovery_hash"),)
 

@@ -18,6 +18,8 @@ import time
 from collections.abc import Awaitable, Coroutine, Generator
 from typing import Any, Protocol
 
+from app.i18n.locales import DEFAULT
+
 SEND_QUEUE_LIMIT = 256
 _ids = itertools.count(1)
 
@@ -93,14 +95,18 @@ class Connection:
         "close_reason",
         "closed",
         "id",
+        "locale",
         "name",
         "player_id",
         "queue",
         "sink",
     )
 
-    def __init__(self, sink: Sink, player_id: str | None, name: str | None) -> None:
+    def __init__(
+        self, sink: Sink, player_id: str | None, name: str | None, locale: str = DEFAULT
+    ) -> None:
         self.id = next(_ids)
+        self.locale = locale  # the reader's language: its errors are worded in it
         self.sink = sink
         self.player_id = player_id
         self.name = name

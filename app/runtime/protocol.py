@@ -30,6 +30,8 @@ from typing import Any, Generic, TypeGuard, TypeVar
 import orjson
 
 from app.games.core.errors import ErrorCode, RuleError
+from app.i18n.locales import DEFAULT
+from app.i18n.messages import localize
 
 MAX_ID_LENGTH = 64
 MAX_DEPTH = 4
@@ -67,11 +69,14 @@ class ProtocolError(Exception):
         place an engine's :class:`RuleError` becomes a socket error)."""
         return cls(err.code, err.message, msg_id)
 
-    def to_message_text(self) -> str:
-        return encode(self.to_message())
+    def to_message_text(self, locale: str = DEFAULT) -> str:
+        return encode(self.to_message(locale))
 
-    def to_message(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+    def to_message(self, locale: str = DEFAULT) -> dict[str, Any]:
+        """The error frame, its ``message`` in ``locale`` (the reading socket's language:
+        app/i18n/messages.py); ``code`` is the same in every language."""
+        message = localize(self.message, locale)
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": message}
         if self.msg_id is not None:
             out["id"] = self.msg_id
         return out

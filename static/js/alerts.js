@@ -6,6 +6,7 @@
 // switch the browser remembers (localStorage). The controls: templates/table.html #alert-controls.
 import { announce, turnSentence } from "./announce.js";
 import { $, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 const MUTED_KEY = "t31.sound.muted";
 const NOTIFY_KEY = "t31.notify";
@@ -98,7 +99,7 @@ function notify(body) {
 
 /** The tab's title: "● Your turn — …" while it is your turn and the tab is hidden. */
 function title() {
-  document.title = alerting.yourTurn && hidden() ? `● Your turn — ${alerting.base}` : alerting.base;
+  document.title = alerting.yourTurn && hidden() ? t("● Your turn — {title}", { title: alerting.base }) : alerting.base;
 }
 
 // ------------------------------------------------------------------ what table.js tells
@@ -130,7 +131,7 @@ export function clockState(left, deadline) {
   if (alerting.warned === deadline) return;
   alerting.warned = deadline;
   ring(CLOCK_NOTES, "clock");
-  notify(`${WARN_SECONDS} seconds left to decide`);
+  notify(t("{seconds} seconds left to decide", { seconds: WARN_SECONDS }));
 }
 
 // ------------------------------------------------------------------ the controls
@@ -138,7 +139,7 @@ export function clockState(left, deadline) {
 function showSound(button) {
   const on = !muted();
   button.setAttribute("aria-checked", String(on));
-  button.querySelector(".switch-state").textContent = on ? "on" : "off";
+  button.querySelector(".switch-state").textContent = on ? t("on") : t("off");
 }
 
 function showNotify(button) {
@@ -146,17 +147,17 @@ function showNotify(button) {
   const permission = supported ? Notification.permission : "denied";
   const on = notifying();
   button.setAttribute("aria-pressed", String(on));
-  button.querySelector(".switch-state").textContent = on ? "on" : permission === "denied" ? "blocked" : "off";
+  button.querySelector(".switch-state").textContent = on ? t("on") : permission === "denied" ? t("blocked") : t("off");
 }
 
 async function toggleNotify(button) {
   if (!("Notification" in window)) {
-    toast("This browser cannot show notifications; the tab's title still says when it is your turn.", "warn");
+    toast(t("This browser cannot show notifications; the tab's title still says when it is your turn."), "warn");
     return;
   }
   if (notifying()) store(NOTIFY_KEY, "0");
   else if (Notification.permission === "denied") {
-    toast("Notifications are blocked for this site: allow them in the browser's site settings.", "warn");
+    toast(t("Notifications are blocked for this site: allow them in the browser's site settings."), "warn");
   } else {
     const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
     store(NOTIFY_KEY, answer === "granted" ? "1" : "0");

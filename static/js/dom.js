@@ -1,5 +1,6 @@
 // Tiny DOM helpers. Every piece of text goes in through text nodes, never innerHTML:
 // player names and server messages may contain markup and must show as text.
+import { formatNumber } from "./i18n.js";
 
 /**
  * h("button", {class: "btn", onclick: fn, dataset: {seat: 2}, "aria-label": "…"}, "text", node)
@@ -43,9 +44,9 @@ export function fill(el, ...children) {
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 
-/** 1234 → "1,234" (chips are whole numbers). */
+/** 1234 → "1,234" in English, "1.234" in Danish (chips are whole numbers; the page's locale). */
 export function chips(n) {
-  return typeof n === "number" ? n.toLocaleString("en-US") : "–";
+  return typeof n === "number" ? formatNumber(n) : "–";
 }
 
 /** +20 / −20 / ±0, with a real minus sign. */

@@ -5,6 +5,7 @@ import { renderSignIn, showWhoami } from "./signin.js";
 import { recoveryControl } from "./recover.js";
 import { seatedWords } from "./seated-words.js";
 import { choiceWords, optionHelp } from "./words.js";
+import { formatTime, t } from "./i18n.js";
 
 const REFRESH_MS = 4000;
 const games = JSON.parse($("#games-data").textContent);
@@ -18,14 +19,14 @@ function renderIdentity() {
   showWhoami(me);
   if (me) {
     fill(slot, h("p", { class: "signed-in" },
-      "Signed in as ", h("strong", {}, me.name),
-      typeof me.bankroll === "number" ? ` — your bankroll holds ${chips(me.bankroll)} chips.` : "."),
+      t("Signed in as"), " ", h("strong", {}, me.name),
+      typeof me.bankroll === "number" ? t(" — your bankroll holds {chips} chips.", { chips: chips(me.bankroll) }) : "."),
       recoveryControl(me));
     return;
   }
   renderSignIn(slot, {
     joinCode: slot.dataset.joinCode === "required",
-    intro: "Choose a name to play. It is kept by this browser (a cookie), so you keep your chips.",
+    intro: t("Choose a name to play. It is kept by this browser (a cookie), so you keep your chips."),
     onSignedIn(player) {
       me = player;
       renderIdentity();
@@ -35,25 +36,27 @@ function renderIdentity() {
 
 // ------------------------------------------------------------------ open tables
 
-function tableItem(t) {
-  const seated = Array.isArray(t.seats) ? t.seats : [];
-  const state = t.status === "paused" ? "Paused" : t.in_hand ? "Playing" : "Waiting";
-  return h("li", { class: "table-item", dataset: { tableId: t.table_id } },
+function tableItem(table) {
+  const seated = Array.isArray(table.seats) ? table.seats : [];
+  const state = table.status === "paused" ? "paused" : table.in_hand ? "playing" : "waiting";
+  const STATE_WORDS = { paused: t("Paused"), playing: t("Playing"), waiting: t("Waiting") };
+  return h("li", { class: "table-item", dataset: { tableId: table.table_id } },
     h("div", { class: "table-item-main" },
-      h("span", { class: "table-item-game" }, t.game_title || t.game),
-      h("span", { class: "table-item-name" }, t.name),
-      h("span", { class: "table-item-players" }, seatedWords(t)),
-      h("span", { class: `pill pill-${state.toLowerCase()}` }, state),
-      t.private ? h("span", { class: "pill pill-private", title: "Only people with the invite link" }, "Private") : null,
-      t.room_id ? h("span", { class: "pill pill-room", title: "One link for the evening: its host switches the game" }, "Room") : null),
+      // the game's title from the page's listing, in the reader's language
+      h("span", { class: "table-item-game" }, gameById.get(table.game)?.title || table.game_title || table.game),
+      h("span", { class: "table-item-name" }, table.name),
+      h("span", { class: "table-item-players" }, seatedWords(table)),
+      h("span", { class: `pill pill-${state}` }, STATE_WORDS[state]),
+      table.private ? h("span", { class: "pill pill-private", title: t("Only people with the invite link") }, t("Private")) : null,
+      table.room_id ? h("span", { class: "pill pill-room", title: t("One link for the evening: its host switches the game") }, t("Room")) : null),
     seated.length
       ? h("p", { class: "table-item-who muted small" },
-          seated.map((s) => s.name + (s.bot ? " (bot)" : "")).join(", "))
-      : h("p", { class: "table-item-who muted small" }, "Nobody seated yet"),
+          seated.map((s) => (s.bot ? t("{name} (bot)", { name: s.name }) : s.name)).join(", "))
+      : h("p", { class: "table-item-who muted small" }, t("Nobody seated yet")),
     // a room is one entry: its link, whichever table it plays at now
     h("a", { class: "btn btn-primary btn-small",
-      href: t.room_id ? `/rooms/${encodeURIComponent(t.room_id)}` : `/tables/${encodeURIComponent(t.table_id)}`,
-      "aria-label": `Join ${t.name}` }, "Join"));
+      href: table.room_id ? `/rooms/${encodeURIComponent(table.room_id)}` : `/tables/${encodeURIComponent(table.table_id)}`,
+      "aria-label": t("Join {name}", { name: table.name }) }, t("Join")));
 }
 
 async function refreshTables() {
@@ -61,13 +64,13 @@ async function refreshTables() {
   try {
     const tables = await api.tables();
     if (!tables.length) {
-      fill(list, h("p", { class: "muted" }, "No table is open yet: open one below."));
+      fill(list, h("p", { class: "muted" }, t("No table is open yet: open one below.")));
     } else {
       fill(list, h("ul", { class: "table-list" }, tables.map(tableItem)));
     }
-    $("#tables-updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+    $("#tables-updated").textContent = t("updated {time}", { time: formatTime(new Date()) });
   } catch (err) {
-    $("#tables-updated").textContent = `could not refresh: ${err.message}`;
+    $("#tables-updated").textContent = t("could not refresh: {reason}", { reason: err.message });
   }
 }
 
@@ -101,13 +104,15 @@ function optionField(spec) {
       type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
       min: spec.min ?? undefined, max: spec.max ?? undefined,
       value: spec.default === null || spec.default === undefined ? "" : String(spec.default),
-      placeholder: spec.nullable ? "no limit" : "",
+      placeholder: spec.nullable ? t("no limit") : "",
       "aria-describedby": helpId,
     });
   }
   // Huge upper bounds (1,000,000,000) say "no practical limit": show only the lower one.
-  const bounds = spec.max >= 1e6 ? `at least ${chips(spec.min)}` : `${chips(spec.min)}–${chips(spec.max)}`;
-  const range = spec.type === "int" ? ` (${bounds}${spec.nullable ? "; empty: no limit" : ""})` : "";
+  const bounds = spec.max >= 1e6
+    ? t("at least {least}", { least: chips(spec.min) })
+    : `${chips(spec.min)}–${chips(spec.max)}`;
+  const range = spec.type === "int" ? ` (${bounds}${spec.nullable ? t("; empty: no limit") : ""})` : "";
   return h("div", { class: "field", dataset: { option: spec.name, type: spec.type } },
     h("label", { for: id }, humanize(spec.name)),
     input,
@@ -120,10 +125,10 @@ function renderOptions() {
   const rules = $("#open-game-rules");
   if (rules && game) {
     rules.href = `/games/${encodeURIComponent(game.id)}/how-to-play`;
-    rules.textContent = `How to play ${game.title}`;
+    rules.textContent = t("How to play {title}", { title: game.title });
   }
   const box = $("#open-options");
-  fill(box, h("legend", {}, `${game ? game.title : ""} options`),
+  fill(box, h("legend", {}, t("{title} options", { title: game ? game.title : "" })),
     ...(game ? game.options.map(optionField) : []));
 }
 
@@ -139,7 +144,7 @@ function readOptions(game) {
       const raw = input.value.trim();
       if (raw === "") {
         if (spec.nullable) options[spec.name] = null;
-        else problems.push([spec.name, `${humanize(spec.name)} needs a whole number`]);
+        else problems.push([spec.name, t("{option} needs a whole number", { option: humanize(spec.name) })]);
       } else options[spec.name] = Number(raw); // the server checks whole numbers and ranges
     }
   }
@@ -169,7 +174,7 @@ async function openTable(event) {
   const game = gameById.get($("#open-game").value);
   if (!game) return;
   if (!me) {
-    showFieldError("form", "Choose a name first (above), then open the table.");
+    showFieldError("form", t("Choose a name first (above), then open the table."));
     $("#signin-name")?.focus();
     return;
   }
@@ -194,7 +199,7 @@ async function openTable(event) {
     if (err.status === 401) {
       me = null;
       renderIdentity();
-      showFieldError("form", "Choose a name first (above), then open the table.");
+      showFieldError("form", t("Choose a name first (above), then open the table."));
     } else showFieldError(err.field || "form", err.message);
   } finally {
     submit.disabled = false;

@@ -2,14 +2,17 @@
 // `table_seats` (the seats drawn at the table); `max_seats` counts standing positions too (a
 // Trente et Quarante table has standing room without limit), so it is used only when a table
 // does not say. "2 seated of 7", "0 seated of 12, standing room", "3 seated of 7, 2 standing".
+import { formatNumber, t, tn } from "./i18n.js";
 
 /** The seated count of a table summary `t` ({seats, table_seats?, max_seats}), in words. */
-export function seatedWords(t) {
-  const seats = Array.isArray(t.seats) ? t.seats : [];
-  const places = Number.isInteger(t.table_seats) ? t.table_seats : t.max_seats;
+export function seatedWords(table) {
+  const seats = Array.isArray(table.seats) ? table.seats : [];
+  const places = Number.isInteger(table.table_seats) ? table.table_seats : table.max_seats;
   const seated = seats.filter((s) => s.seat < places).length;
   const standing = seats.length - seated;
-  const words = `${seated} seated of ${places}`;
-  if (!(places < t.max_seats)) return words;
-  return `${words}, ${standing ? `${standing} standing` : "standing room"}`;
+  const words = tn("{n} seated of {places}", "{n} seated of {places}", seated, { places: formatNumber(places) });
+  if (!(places < table.max_seats)) return words;
+  return standing
+    ? t("{seated}, {standing}", { seated: words, standing: tn("{n} standing", "{n} standing", standing) })
+    : t("{seated}, standing room", { seated: words });
 }

@@ -1,22 +1,23 @@
 // Choosing a name (POST /api/session), shared by the lobby and the table page.
 import { api } from "./api.js";
 import { chips, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Show "Signed in as …" in the top bar (the name as text, never markup). */
 export function showWhoami(player) {
   const slot = document.getElementById("whoami");
   if (!slot) return;
   if (!player) {
-    fill(slot, h("span", { class: "muted" }, "Not signed in"));
+    fill(slot, h("span", { class: "muted" }, t("Not signed in")));
     return;
   }
   fill(
     slot,
-    h("span", { class: "whoami-label" }, "Signed in as "),
-    h("a", { class: "whoami-link", href: `/players/${encodeURIComponent(player.player_id)}`, title: "Your page: bankroll, sessions, hands" },
+    h("span", { class: "whoami-label" }, t("Signed in as"), " "),
+    h("a", { class: "whoami-link", href: `/players/${encodeURIComponent(player.player_id)}`, title: t("Your page: bankroll, sessions, hands") },
       h("strong", { class: "whoami-name", "data-testid": "whoami-name" }, player.name)),
     typeof player.bankroll === "number"
-      ? h("span", { class: "bankroll", title: "Your bankroll (chips not at a table)", "data-testid": "whoami-bankroll" }, ` · ${chips(player.bankroll)} chips`)
+      ? h("span", { class: "bankroll", title: t("Your bankroll (chips not at a table)"), "data-testid": "whoami-bankroll" }, " · ", t("{chips} chips", { chips: chips(player.bankroll) }))
       : null,
   );
 }
@@ -25,13 +26,13 @@ export function showWhoami(player) {
  * A name form in `slot`. `onSignedIn(player)` runs after the server accepted the name.
  * `joinCode`: show the join-code field (the server was set up with one).
  */
-export function renderSignIn(slot, { joinCode = false, onSignedIn, intro, button = "Choose this name" }) {
+export function renderSignIn(slot, { joinCode = false, onSignedIn, intro, button = t("Choose this name") }) {
   const nameInput = h("input", {
     id: "signin-name", name: "name", maxlength: "24", autocomplete: "nickname",
-    required: true, placeholder: "Your name", "aria-describedby": "signin-help",
+    required: true, placeholder: t("Your name"), "aria-describedby": "signin-help",
   });
   const codeInput = joinCode
-    ? h("input", { id: "signin-code", name: "join_code", autocomplete: "off", required: true, placeholder: "Join code" })
+    ? h("input", { id: "signin-code", name: "join_code", autocomplete: "off", required: true, placeholder: t("Join code") })
     : null;
   const error = h("p", { class: "field-error", id: "signin-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "signin-submit" }, button);
@@ -40,20 +41,20 @@ export function renderSignIn(slot, { joinCode = false, onSignedIn, intro, button
     { class: "signin-form", novalidate: true },
     intro ? h("p", { class: "signin-intro" }, intro) : null,
     h("div", { class: "signin-row" },
-      h("label", { class: "visually-hidden", for: "signin-name" }, "Your name"),
+      h("label", { class: "visually-hidden", for: "signin-name" }, t("Your name")),
       nameInput,
-      codeInput ? h("label", { class: "visually-hidden", for: "signin-code" }, "Join code") : null,
+      codeInput ? h("label", { class: "visually-hidden", for: "signin-code" }, t("Join code")) : null,
       codeInput,
       submit),
     h("p", { class: "muted small", id: "signin-help" },
-      "1 to 24 letters, digits, spaces and . ' - _ — this is how others see you."),
+      t("1 to 24 letters, digits, spaces and . ' - _ — this is how others see you.")),
     error,
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = nameInput.value.trim();
     if (!name) {
-      error.textContent = "Please choose a name.";
+      error.textContent = t("Please choose a name.");
       nameInput.focus();
       return;
     }

@@ -121,6 +121,9 @@ class ServedProcess:
             # page asks for it (tests/browser/test_analysis_browser.py), not every one of
             # them in the background while the pass shares the cores
             "ANALYSIS_AFTER_HAND": "false",
+            # a page may be read in the pseudo-locale, by its language cookie
+            # (tests/browser/test_pseudo_locale_browser.py); nobody else is offered it
+            "PSEUDO_LOCALE": "true",
             **settings,
         }
         self.env.pop("JOIN_CODE", None)

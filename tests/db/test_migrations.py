@@ -105,3 +105,29 @@ def test_0013_moves_each_bots_level_from_the_tables_state_to_its_seat(tmp_path: 
     levels = db.execute("SELECT table_id, seat, bot_level FROM seats ORDER BY table_id, seat")
     assert levels.fetchall() == [("t1", 1, None), ("t1", 2, "best"), ("t2", 2, None)]
     db.close()
+
+
+def test_0014_adds_each_players_language_and_going_down_drops_it(tmp_path: Path) -> None:
+    """Players stored before 0014 have chosen no language (null: their browsers decide);
+    going down drops the column and keeps the players."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/language.db"
+    _alembic(url, "upgrade", "0013")
+    db = sqlite3.connect(tmp_path / "language.db")
+    db.execute(
+        "INSERT INTO players (id, name, is_bot, created_at, name_key)"
+        " VALUES ('p-ada', 'Ada', 0, '2026-11-28 00:00:00', 'ada')"
+    )
+    db.commit()
+    db.close()
+    _alembic(url, "upgrade", "0014")
+    db = sqlite3.connect(tmp_path / "language.db")
+    assert db.execute("SELECT id, language FROM players").fetchall() == [("p-ada", None)]
+    db.execute("UPDATE players SET language = 'el'")
+    db.commit()
+    db.close()
+    _alembic(url, "downgrade", "0013")
+    db = sqlite3.connect(tmp_path / "language.db")
+    columns = [row[1] for row in db.execute("PRAGMA table_info(players)")]
+    assert "language" not in columns
+    assert db.execute("SELECT id FROM players").fetchall() == [("p-ada",)]
+    db.close()

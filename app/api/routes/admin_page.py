@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.api.deps import ServicesDep, signed_in
 from app.api.errors import ApiRoute
+from app.api.locale import PageLocale
 from app.api.origin import request_origin, same_site
 from app.api.routes.pages import templates
 from app.api.routes.session import new_device, set_session_cookie
@@ -30,7 +31,9 @@ from app.api.signup_limits import charge, signup_limits
 from app.db import store
 from app.db.store.recovery_codes import recovery_code_owner
 
-router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+router = APIRouter(
+    tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
+)
 
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 """The recovery code rides in the address: keep it out of caches and Referer headers."""

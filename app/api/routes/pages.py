@@ -17,12 +17,20 @@ from fastapi.templating import Jinja2Templates
 
 from app.api.deps import ServicesDep, SessionDep, optional_player
 from app.api.errors import ApiRoute
+from app.api.locale import PageLocale, template_context
 from app.api.routes.games import games_listing
 from app.games.core.registry import GAME_IDS, game_class, games
+from app.i18n.jinja import install
 from app.rulebook.option_words import summary_option_words
 
 ROOT = Path(__file__).resolve().parents[3]
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
+# Every render gets the reader's gettext and locale (app/api/locale.py); the environment
+# itself holds no reader's language (app/i18n/jinja.py).
+templates = Jinja2Templates(
+    directory=str(ROOT / "templates"), context_processors=[template_context]
+)
+templates.env.policies["ext.i18n.trimmed"] = True  # a trans block's white space as one space
+install(templates.env)
 
 
 def game_titles() -> dict[str, str]:
@@ -33,7 +41,9 @@ def game_titles() -> dict[str, str]:
 
 templates.env.globals["game_titles"] = game_titles
 
-router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+router = APIRouter(
+    tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
+)
 
 
 @router.get("/", response_class=HTMLResponse)

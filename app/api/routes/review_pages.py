@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse
 
 from app.api.deps import SessionDep
 from app.api.errors import ApiRoute
+from app.api.locale import PageLocale
 from app.api.routes.hands import ReaderDep
 from app.api.routes.pages import templates
 from app.db.devices import aware
@@ -33,7 +34,9 @@ from app.games.core.registry import GAME_MODULES, game_class
 from app.review import access
 
 ROOT = Path(__file__).resolve().parents[3]
-router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+router = APIRouter(
+    tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
+)
 
 
 def _game_css(game: str) -> str | None:

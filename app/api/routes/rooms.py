@@ -24,6 +24,7 @@ from app.api.deps import (
     optional_player,
 )
 from app.api.errors import ApiRoute, errors
+from app.api.locale import PageLocale
 from app.api.routes.pages import rules_href, templates
 from app.api.routes.tables import OPENED_TOO_MANY, opening
 from app.api.schemas.bodies import RoomHostIn, RoomIn
@@ -213,7 +214,9 @@ async def hand_the_room_over(
     return {"player_id": body.player_id, "name": table.roster[seat].name}
 
 
-pages = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+pages = APIRouter(
+    tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
+)
 
 
 @pages.get("/rooms/{room_id}", response_class=HTMLResponse)

@@ -19,13 +19,16 @@ from fastapi.responses import HTMLResponse
 
 from app.api.deps import ServicesDep, SessionDep, optional_player
 from app.api.errors import ApiRoute
+from app.api.locale import PageLocale
 from app.api.routes.pages import templates
 from app.games.core.registry import GAME_MODULES, game_class
 from app.rulebook.book import game_rules
 from app.rulebook.how_to_play import how_to_play, lobby_table_words
 from app.rulebook.option_words import summary_option_words, table_option_words
 
-router = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+router = APIRouter(
+    tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
+)
 
 
 @router.get("/games/{game}/how-to-play", response_class=HTMLResponse)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import (
     COOKIE,
+    SIGN_IN_FIRST,
     OptionalPlayerDep,
     PlayerDep,
     ServicesDep,
@@ -22,12 +23,15 @@ from app.api.deps import (
 )
 from app.api.errors import ApiRoute, errors
 from app.api.schemas import SessionIn
-from app.api.schemas.identity import Devices, PlayerOut, RecoveryCode, SignedOut
+from app.api.schemas.identity import Devices, LanguageOut, PlayerOut, RecoveryCode, SignedOut
 from app.api.signed_sockets import signed_sockets
 from app.api.signup_limits import charge, signup_limits
 from app.core.security import same_secret
 from app.db import devices, ledger, store
 from app.db.models import Player
+from app.i18n.locales import NAMES
+from app.i18n.messages import N_, Text
+from app.i18n.negotiate import LANG_COOKIE
 
 router = APIRouter(
     prefix="/api",
@@ -45,6 +49,8 @@ async def player_json(session: Any, player: Player, token: str | None = None) ->
     }
     if token is not None:
         out["token"] = token
+    if player.language:
+        out["language"] = player.language
     return out
 
 
@@ -63,6 +69,19 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
         httponly=True,
         samesite="lax",
         max_age=int(days * 24 * 3600),
+        secure=request.url.scheme == "https",
+    )
+
+
+def set_language_cookie(request: Request, response: Response, language: str) -> None:
+    """This browser's language (app/i18n/negotiate.py): readable by the page's scripts, as
+    long as browsers keep a cookie. A player's choice is also stored with the player; the
+    cookie makes it the language of a device where they are not signed in yet."""
+    response.set_cookie(
+        LANG_COOKIE,
+        language,
+        samesite="lax",
+        max_age=MAX_COOKIE_DAYS * 24 * 3600,
         secure=request.url.scheme == "https",
     )
 
@@ -130,15 +149,47 @@ async def open_session(
         return await player_json(session, existing, token)
     charge(request, signup_limits(request).signups, "new players")
     if settings.join_code and not same_secret(body.join_code or "", settings.join_code):
-        raise HTTPException(403, "this server needs its join code")
+        raise HTTPException(403, N_("this server needs its join code"))
     made = await services.writer.run(
         store.sign_up, body.name, bankroll=services.starting_bankroll, **new_device(request)
     )
     if made is None:
-        raise HTTPException(409, "that name is taken: choose another")
+        raise HTTPException(409, N_("that name is taken: choose another"))
     player, token = made
     set_session_cookie(request, response, token)
     return await player_json(session, player, token)
+
+
+class LanguageIn(BaseModel):
+    language: str = Field(min_length=1, max_length=16, examples=["fr"])
+
+
+@router.put("/me/language", response_model=LanguageOut)
+async def choose_language(
+    body: LanguageIn,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    existing: OptionalPlayerDep,
+) -> dict[str, Any]:
+    """The reader's language (the language switch on every page): stored with the player,
+    so every device they sign in on reads it, and set in this browser's cookie; a visitor
+    who is not signed in keeps it in the cookie alone. A language the server does not speak
+    is refused (422), naming the ones it does."""
+    language = body.language.strip().lower()
+    if language not in NAMES:
+        raise HTTPException(
+            422,
+            Text(
+                N_("unknown language {language!r}: choose one of {languages}"),
+                language=body.language[:16],
+                languages=", ".join(NAMES),
+            ),
+        )
+    if existing is not None:
+        await services.writer.run(store.set_language, existing.id, language)
+    set_language_cookie(request, response, language)
+    return {"language": language, "stored": existing is not None}
 
 
 @router.get("/me", response_model=PlayerOut)
@@ -148,6 +199,8 @@ async def me(
     """The caller. A browser's cookie is set again, so it lives as long as its token."""
     if bearer(request) is None and request.cookies.get(COOKIE):
         set_session_cookie(request, response, request.cookies[COOKIE])
+        if player.language and request.cookies.get(LANG_COOKIE) != player.language:
+            set_language_cookie(request, response, player.language)  # chosen on another device
     return await player_json(session, player)
 
 
@@ -182,6 +235,8 @@ async def recover(
         )
     player, token = found
     set_session_cookie(request, response, token)
+    if player.language:  # the player's language, on this new device too
+        set_language_cookie(request, response, player.language)
     return await player_json(session, player, token)
 
 
@@ -191,7 +246,7 @@ async def recover(
 async def caller_device(request: Request, session: SessionDep) -> devices.SignedIn:
     found = await signed_in(request, session)
     if found is None:
-        raise HTTPException(401, "sign in first: POST /api/session with your name")
+        raise HTTPException(401, SIGN_IN_FIRST)
     return found
 
 

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.api.deps import SessionDep
 from app.api.download import attachment
 from app.api.errors import ApiRoute, errors, file_response
+from app.api.locale import PageLocale
 from app.api.routes.hands import ReaderDep
 from app.api.routes.pages import templates
 from app.api.routes.review_pages import missing
@@ -42,7 +43,9 @@ from app.review.settle_words import (
 )
 
 router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 422))
-pages = APIRouter(tags=["pages"], include_in_schema=False, route_class=ApiRoute)
+pages = APIRouter(
+    tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
+)
 
 MAX_PLAYERS = 60
 ID = r"^[A-Za-z0-9_-]{1,40}$"

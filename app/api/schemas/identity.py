@@ -17,6 +17,20 @@ class PlayerOut(Reply):
         default=None,
         description="the sign-in token (Authorization: Bearer), only when one is issued",
     )
+    language: str | None = Field(
+        default=None,
+        description="the language the player chose (PUT /api/me/language), only once chosen",
+    )
+
+
+class LanguageOut(Reply):
+    """The language a reader chose."""
+
+    language: str = Field(examples=["fr"], description="en, el, da, fr or it")
+    stored: bool = Field(
+        description="remembered for the player on every device (false: a visitor who is not "
+        "signed in, remembered by this browser's cookie alone)"
+    )
 
 
 class RecoveryCode(Reply):

@@ -31,6 +31,7 @@ from app.db.store.players import (
     new_recovery_code,
     player_by_token,
     redeem_recovery_code,
+    set_language,
     sign_up,
 )
 from app.db.store.recovery import (
@@ -104,6 +105,7 @@ __all__ = [
     "redeem_recovery_code",
     "room_table_ids",
     "save_table_state",
+    "set_language",
     "set_room_host",
     "set_setting",
     "set_table_host",

@@ -168,6 +168,12 @@ async def player_by_token(session: AsyncSession, token: str) -> Player | None:
     return None if found is None else found.player
 
 
+async def set_language(session: AsyncSession, player_id: str, language: str | None) -> None:
+    """Remember the language ``player_id`` chose (a code of app/i18n/locales.py, checked by
+    the caller), on every device they use; None forgets it."""
+    await session.execute(update(Player).where(Player.id == player_id).values(language=language))
+
+
 async def new_recovery_code(session: AsyncSession, player_id: str) -> str:
     """A fresh personal recovery code (the previous one stops working)."""
     code = secrets.token_urlsafe(18)

@@ -530,7 +530,7 @@ class TableActor:
             await getattr(self, kind_of(message).handler)(conn, message)
         except ProtocolError as err:
             self.metrics.error(err.code)
-            conn.send(encode(err.to_message()))
+            conn.send(err.to_message_text(conn.locale))
 
     async def on_ping(self, conn: Connection, _ping: Ping) -> None:
         conn.send(encode({"type": "pong"}))
