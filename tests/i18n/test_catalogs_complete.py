@@ -1,8 +1,11 @@
 """Every language's catalog holds every message of its template, translated ("every
-catalog complete for every language"). It fails until the translators have filled
-el, da, fr and it (and while a new English string waits for them): `make extract` and
-`make update` bring the .po files up to the .pot, then each empty msgstr wants a translation.
-English (the source) is complete by definition: its msgid is its text."""
+catalog complete for every language"): `make extract` and `make update` bring the .po files up
+to the .pot, then each empty msgstr wants a translation. English (the source) is complete by
+definition: its msgid is its text.
+
+A language whose translation is under way is listed in :data:`IN_PROGRESS`: its test reports
+how much is left as a visible skip instead of failing the suite, and fails once the language is
+complete, so the list cannot outlive the work (strike it off then)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,9 @@ from app.i18n.catalogs import DOMAINS, LOCALE_DIR
 from app.i18n.locales import DEFAULT, SUPPORTED
 
 TRANSLATED = [code for code in SUPPORTED if code != DEFAULT]
+
+IN_PROGRESS = {"el", "da", "fr", "it"}
+"""The languages still being translated (issue 29): each skips with its count of messages left."""
 
 
 def _ids(path_domain: str) -> set[str]:
@@ -40,4 +46,8 @@ def test_every_message_is_translated(locale: str, domain: str) -> None:
         for m in catalog
         if m.id and (m.fuzzy or not (all(m.string) if isinstance(m.string, tuple) else m.string))
     ]
+    if locale in IN_PROGRESS:
+        assert empty, f"{locale}/{domain}.po is complete: strike {locale} off IN_PROGRESS"
+        total = sum(1 for m in catalog if m.id)
+        pytest.skip(f"{locale}/{domain}.po: {len(empty)} of {total} left to translate")
     assert not empty, f"{locale}/{domain}.po: {len(empty)} messages untranslated or fuzzy"
