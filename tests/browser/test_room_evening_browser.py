@@ -168,13 +168,26 @@ def offered(pages: list[Any], kind: str) -> bool:
 
 
 def all_ready(pages: list[Any], first: str) -> None:
-    """Everyone presses Ready; the hand is dealt (someone is offered ``first``)."""
+    """Everyone presses Ready; the hand is dealt (someone is offered ``first``).
+
+    A press is pressed again while its button is still offered: a click that met the button as
+    a new state redrew it may reach no button at all (Ready is no toggle: once ready, it is no
+    longer offered). Should the hand never come, the failure says what each page showed."""
     for page in pages:
         page.locator('#presence button[data-kind="ready"]').click()
     deadline = time.monotonic() + 60
     while not offered(pages, first):
-        assert time.monotonic() < deadline, f"nobody was offered {first}"
-        pages[0].wait_for_timeout(100)
+        if time.monotonic() > deadline:
+            shown = [
+                (p.locator("#presence").inner_text(), p.locator("#log").inner_text()[-400:])
+                for p in pages
+            ]
+            raise AssertionError(f"nobody was offered {first}: {shown}")
+        for page in pages:
+            again = page.locator('#presence button[data-kind="ready"]')
+            if again.count() and again.is_enabled():
+                again.click()
+        pages[0].wait_for_timeout(250)
 
 
 def switch_to(host: Any, game: str) -> None:
