@@ -112,11 +112,17 @@ function optionField(spec) {
   const bounds = spec.max >= 1e6
     ? t("at least {least}", { least: chips(spec.min) })
     : `${chips(spec.min)}–${chips(spec.max)}`;
-  const range = spec.type === "int" ? ` (${bounds}${spec.nullable ? t("; empty: no limit") : ""})` : "";
+  const help = optionHelp(spec.name, spec.description).replace(/\.$/, "");
+  let helpText = `${help}.`;
+  if (spec.type === "int") {
+    helpText = spec.nullable
+      ? t("{help} ({bounds}; empty: no limit).", { help, bounds })
+      : t("{help} ({bounds}).", { help, bounds });
+  }
   return h("div", { class: "field", dataset: { option: spec.name, type: spec.type } },
     h("label", { for: id }, humanize(spec.name)),
     input,
-    h("p", { class: "help", id: helpId }, `${optionHelp(spec.name, spec.description).replace(/\.$/, "")}${range}.`),
+    h("p", { class: "help", id: helpId }, helpText),
     errorEl);
 }
 

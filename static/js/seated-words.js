@@ -12,7 +12,8 @@ export function seatedWords(table) {
   const standing = seats.length - seated;
   const words = tn("{n} seated of {places}", "{n} seated of {places}", seated, { places: formatNumber(places) });
   if (!(places < table.max_seats)) return words;
-  return standing
-    ? t("{seated}, {standing}", { seated: words, standing: tn("{n} standing", "{n} standing", standing) })
-    : t("{seated}, standing room", { seated: words });
+  if (!standing) return t("{seated}, standing room", { seated: words });
+  // its own statement: the extractor reads no call nested in another's arguments
+  const standingWords = tn("{n} standing", "{n} standing", standing);
+  return t("{seated}, {standing}", { seated: words, standing: standingWords });
 }
