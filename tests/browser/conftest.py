@@ -216,7 +216,6 @@ def open_page(chromium: Any, live_server: BrowserServer) -> Iterator[Callable[..
         context = chromium.new_context(
             viewport=viewport,
             base_url=live_server.url,
-            reduced_motion="reduce",
             # the tests' own calls (page.request) name this site as a page's fetch does: a
             # write made with the sign-in cookie must (app/api/middleware.py)
             extra_http_headers={"origin": live_server.url},
