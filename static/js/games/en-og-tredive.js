@@ -29,6 +29,9 @@ const DEALT = {
   "1-2": () => t("dealt one, then two (1-2)"), 3: () => t("dealt three at a time"),
 };
 const BETWEEN = new Set(["between_rounds", "between_matches"]);
+/** Between the names of a tie: "Ada and Bob and Cleo". */
+const AND_WORD = t("and");
+const AND = ` ${AND_WORD} `;
 const PILE_FANNED = 9;
 
 /** What the page remembers: the last round's end, the discard pile's list. */
@@ -44,9 +47,11 @@ function headline(view, ctx) {
   const actor = view.turn;
   const yours = isYou(view, actor);
   // after a knock, the line goes on: " — Ada knocked: last turns"
-  const knock = Number.isInteger(view.knocker)
-    ? ` — ${isYou(view, view.knocker) ? t("You knocked: last turns") : t("{name} knocked: last turns", { name: ctx.seatName(view.knocker) })}`
-    : "";
+  let knock = "";
+  if (Number.isInteger(view.knocker)) {
+    const knocked = isYou(view, view.knocker) ? t("You knocked: last turns") : t("{name} knocked: last turns", { name: ctx.seatName(view.knocker) });
+    knock = ` — ${knocked}`;
+  }
   const name = Number.isInteger(actor) ? who(view, ctx, actor) : "";
   switch (view.phase) {
     case "cut":
@@ -310,7 +315,7 @@ export default {
     switch (event.kind) {
       case "match": return tn("Match {number}: {n} bet each.", "Match {number}: {n} bets each.", event.bets, { number: event.number, n: event.bets });
       case "cut_for_deal": return t("{name} cuts {card} for the deal.", { name, card: card(event.card) });
-      case "cut_tie": return t("A tie: {names} cut again.", { names: (event.seats || []).map(ctx.seatName).join(` ${t("and")} `) });
+      case "cut_tie": return t("A tie: {names} cut again.", { names: (event.seats || []).map(ctx.seatName).join(AND) });
       case "first_dealer": return t("{name} deals first.", { name });
       case "round": return t("Round {round}: {name} deals.", { round: event.round, name: ctx.seatName(event.dealer) });
       case "cut": return t("{name} cuts.", { name });

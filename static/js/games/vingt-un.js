@@ -282,7 +282,8 @@ export default {
     const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
     const card = (c) => (typeof c === "string" ? ctx.cardText(c) : t("a card"));
     // the hand of a split seat, after the seat's name or the action: " (hand 2)"
-    const hand = Number.isInteger(event.hand) && event.hand > 0 ? ` ${t("(hand {number})", { number: event.hand + 1 })}` : "";
+    const which = Number.isInteger(event.hand) && event.hand > 0 ? t("(hand {number})", { number: event.hand + 1 }) : "";
+    const hand = which ? ` ${which}` : "";
     const name = who;
     switch (event.kind) {
       case "start": return t("{name} deals.", { name: ctx.seatName(event.dealer) });
