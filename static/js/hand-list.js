@@ -3,6 +3,7 @@
 // fetches the next page after the last row.
 import { fill, h } from "./dom.js";
 import { HttpError } from "./http.js";
+import { t } from "./i18n.js";
 import { GAME_TITLES, explain, getJson, netSpan, when } from "./review-api.js";
 
 /**
@@ -25,27 +26,27 @@ export function filterTracker(list) {
 
 export function handList(host, opts) {
   const gameSelect = opts.games.length > 1
-    ? h("select", { id: "filter-game", "aria-label": "Game" },
-        h("option", { value: "" }, "All games"),
+    ? h("select", { id: "filter-game", "aria-label": t("Game") },
+        h("option", { value: "" }, t("All games")),
         opts.games.map((g) => h("option", { value: g }, GAME_TITLES[g] || g)))
     : null;
   const dates = opts.dates !== false;
-  const since = h("input", { type: "date", id: "filter-since", "aria-label": "From (date)" });
-  const until = h("input", { type: "date", id: "filter-until", "aria-label": "To (date, included)" });
-  const apply = h("button", { type: "submit", class: "btn btn-small btn-neutral" }, "Show");
+  const since = h("input", { type: "date", id: "filter-since", "aria-label": t("From (date)") });
+  const until = h("input", { type: "date", id: "filter-until", "aria-label": t("To (date, included)") });
+  const apply = h("button", { type: "submit", class: "btn btn-small btn-neutral" }, t("Show"));
   const form = h("form", { class: "list-filters", role: "search", hidden: !gameSelect && !dates },
-    gameSelect ? h("label", {}, h("span", { class: "muted small" }, "Game "), gameSelect) : null,
-    dates ? h("label", {}, h("span", { class: "muted small" }, "From "), since) : null,
-    dates ? h("label", {}, h("span", { class: "muted small" }, "To "), until) : null,
+    gameSelect ? h("label", {}, h("span", { class: "muted small" }, t("Game"), " "), gameSelect) : null,
+    dates ? h("label", {}, h("span", { class: "muted small" }, t("From"), " "), since) : null,
+    dates ? h("label", {}, h("span", { class: "muted small" }, t("To"), " "), until) : null,
     apply);
   const body = h("tbody");
   const table = h("table", { class: "data hand-table", id: "hands-table" },
-    h("caption", { class: "visually-hidden" }, "Hands, newest first"),
+    h("caption", { class: "visually-hidden" }, t("Hands, newest first")),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Ended"),
-      h("th", { scope: "col" }, "Who sat"), h("th", { scope: "col", class: "num" }, opts.resultLabel || "Your result"))),
+      h("th", { scope: "col" }, t("Hand")), h("th", { scope: "col" }, t("Game")), h("th", { scope: "col" }, t("Ended")),
+      h("th", { scope: "col" }, t("Who sat")), h("th", { scope: "col", class: "num" }, opts.resultLabel || t("Your result")))),
     body);
-  const more = h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-older", hidden: true }, "Older hands");
+  const more = h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-older", hidden: true }, t("Older hands"));
   const status = h("p", { class: "muted small", "aria-live": "polite" });
   fill(host, form, h("div", { class: "table-scroll" }, table), h("div", { class: "list-foot" }, more, status));
 
@@ -70,7 +71,7 @@ export function handList(host, opts) {
       lastTable = null;
       body.replaceChildren();
     }
-    status.textContent = "Loading…";
+    status.textContent = t("Loading…");
     try {
       const page = await getJson(query());
       for (const row of page.hands) {
@@ -81,7 +82,7 @@ export function handList(host, opts) {
       }
       next = page.next;
       more.hidden = !next;
-      status.textContent = body.children.length ? "" : opts.empty || "No hands yet.";
+      status.textContent = body.children.length ? "" : opts.empty || t("No hands yet.");
     } catch (err) {
       status.textContent = err instanceof HttpError ? explain(err, "these hands") : String(err);
     } finally {
@@ -103,7 +104,8 @@ function rowOf(row, opts) {
   const href = `/hands/${encodeURIComponent(row.hand_id)}`;
   const link = row.status === "finished"
     ? h("a", { href, class: "hand-link" }, `#${row.number}`)
-    : h("a", { href, class: "hand-link is-void", title: "A void hand: every stake was returned" }, `#${row.number} (void)`);
+    : h("a", { href, class: "hand-link is-void", title: t("A void hand: every stake was returned") },
+      t("#{number} (void)", { number: row.number }));
   return h("tr", { dataset: { handId: row.hand_id } },
     h("td", {}, link),
     h("td", {}, GAME_TITLES[row.game] || row.game),

@@ -8,6 +8,7 @@ import { eveningSummary } from "./analysis.js";
 import { api } from "./api.js";
 import { $, fill, h } from "./dom.js";
 import { filterTracker, handList } from "./hand-list.js";
+import { formatDate, t } from "./i18n.js";
 import { download, getJson, showBanner } from "./review-api.js";
 import { showWhoami } from "./signin.js";
 
@@ -22,8 +23,8 @@ const room = page.dataset.roomId
 /** "Friday · 21 Nov 2026": a room by its name and the day it opened, in the reader's zone. */
 function roomLabel(r) {
   const day = new Date(r.opened);
-  const date = Number.isNaN(day.getTime()) ? "" : day.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
-  return date ? `${r.name} · ${date}` : r.name;
+  const date = Number.isNaN(day.getTime()) ? "" : formatDate(day, { day: "numeric", month: "short", year: "numeric" });
+  return date ? t("{name} · {date}", { name: r.name, date }) : r.name;
 }
 
 /** The room filter: this table, or one of the reader's rooms (the page's own room first when
@@ -42,8 +43,8 @@ async function roomFilter(me) {
   if (!rooms.length) return;
   const select = $("#filter-room");
   fill(select,
-    h("option", { value: "" }, `This table: ${page.dataset.tableName}`),
-    rooms.map((r) => h("option", { value: r.room_id }, `Room: ${roomLabel(r)}`)));
+    h("option", { value: "" }, t("This table: {name}", { name: page.dataset.tableName })),
+    rooms.map((r) => h("option", { value: r.room_id }, t("Room: {room}", { room: roomLabel(r) }))));
   select.value = room ? room.room_id : "";
   $("#room-filter").hidden = false;
 }
@@ -60,11 +61,11 @@ async function start() {
   if (room) {
     // a room's evening: its settle-up rather than one table's ledger
     const query = new URLSearchParams({ room: room.room_id });
-    fill($("#downloads"), h("a", { href: `/settle?${query}`, class: "btn btn-small btn-neutral", id: "room-settle" }, "Settle up"));
+    fill($("#downloads"), h("a", { href: `/settle?${query}`, class: "btn btn-small btn-neutral", id: "room-settle" }, t("Settle up")));
   } else {
     fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-ledger",
       onclick: () => download(`/api/tables/${encodeURIComponent(tableId)}/ledger.csv`, `ledger-${tableId}.csv`)
-        .catch((err) => showBanner(err.message)) }, "Ledger (CSV)"));
+        .catch((err) => showBanner(err.message)) }, t("Ledger (CSV)")));
   }
   await roomFilter(me);
   const list = $("#hand-list");
@@ -79,12 +80,12 @@ async function start() {
     dates: !room, // a room is one evening: its list is by game
     tables: Boolean(room),
     resultKey: "your_net",
-    resultLabel: "Your result",
+    resultLabel: t("Your result"),
     // read when a page comes back empty: with a filter set, the filter left nothing
     get empty() {
-      if (!me) return "Sign in (in the lobby) to see the hands.";
-      if (filtered()) return "No hands match the filter.";
-      return room ? "No hands finished in this room yet." : "No hands finished at this table yet.";
+      if (!me) return t("Sign in (in the lobby) to see the hands.");
+      if (filtered()) return t("No hands match the filter.");
+      return room ? t("No hands finished in this room yet.") : t("No hands finished at this table yet.");
     },
   });
 }

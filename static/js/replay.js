@@ -11,6 +11,7 @@ import { chipWords, decisionTable, getAnalysis, handSummary, noAnalysis } from "
 import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
+import { formatNumber, formatTime, t, tn } from "./i18n.js";
 import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
 import { showWhoami } from "./signin.js";
@@ -59,7 +60,7 @@ function ctxFor(view) {
   for (const s of state.data?.seats || []) if (!names.has(s.seat)) names.set(s.seat, s.name);
   return {
     h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
-    seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : `Seat ${n}`),
+    seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : t("Seat {seat}", { seat: n })),
     you: view.you,
     view,
     live: false,
@@ -67,6 +68,32 @@ function ctxFor(view) {
 }
 
 // ------------------------------------------------------------------ drawing one step
+
+/** The games' phases (their views' `phase`) in words; one not listed, as its key. */
+const PHASES = {
+  waiting: () => t("Waiting"),
+  betting: () => t("Betting"),
+  playing: () => t("Playing"),
+  bank_offer: () => t("Bank offer"),
+  no_banker: () => t("No banker"),
+  staking: () => t("Staking"),
+  dealer: () => t("Dealer"),
+  players: () => t("Players"),
+  settled: () => t("Settled"),
+  over: () => t("Over"),
+  double: () => t("Double"),
+  cut: () => t("Cut"),
+  deal: () => t("Deal"),
+  draw: () => t("Draw"),
+  discard: () => t("Discard"),
+  between_rounds: () => t("Between rounds"),
+  between_matches: () => t("Between matches"),
+  un_apres: () => t("Un après"),
+};
+
+function phaseWords(phase) {
+  return Object.hasOwn(PHASES, phase) ? PHASES[phase]() : humanize(phase);
+}
 
 function render() {
   const { data, index } = state;
@@ -76,7 +103,7 @@ function render() {
   const module = state.module || fallbackModule;
   const last = index === data.steps.length - 1;
 
-  $("#phase").textContent = humanize(view.phase || "");
+  $("#phase").textContent = phaseWords(view.phase || "");
   const center = $("#game-center");
   center.replaceChildren();
   try {
@@ -90,12 +117,13 @@ function render() {
   renderSeats($("#seats"), view, { canSit: false, onSit() {}, deltas, module, ctx });
   renderSettlementBox(last);
 
-  const stamp = typeof step.t === "number" ? new Date(step.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
+  const stamp = typeof step.t === "number" ? formatTime(new Date(step.t * 1000), { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
   const label = stepLabel(step);
   fill($("#step-label"), h("strong", {}, label), stamp ? h("span", { class: "muted small" }, ` · ${stamp}`) : null);
-  $("#step-count").textContent = `Step ${index + 1} of ${data.steps.length}`;
+  const steps = { step: formatNumber(index + 1), count: formatNumber(data.steps.length) };
+  $("#step-count").textContent = t("Step {step} of {count}", steps);
   $("#slider").value = String(index);
-  $("#slider").setAttribute("aria-valuetext", `Step ${index + 1} of ${data.steps.length}: ${label}`);
+  $("#slider").setAttribute("aria-valuetext", t("Step {step} of {count}: {label}", { ...steps, label }));
   $("#btn-first").disabled = $("#btn-back").disabled = index === 0;
   $("#btn-last").disabled = $("#btn-forward").disabled = last;
   renderStepEvents(step, index, ctx, module);
@@ -128,7 +156,7 @@ function renderSettlementBox(last) {
     box.hidden = true;
     return;
   }
-  renderResultBox(box, state.data.result, { h, fill, signed, title: "Hand settled", view: null });
+  renderResultBox(box, state.data.result, { h, fill, signed, title: t("Hand settled"), view: null });
 }
 
 /** What happened in this step: the game module's log lines, and the events' cards. */
@@ -140,7 +168,7 @@ function renderStepEvents(step, index, ctx, module) {
   const events = step.events.map((event) => eventLine(event, ctx));
   fill($("#step-events"),
     lines.length ? h("ul", { class: "step-lines" }, lines.map((l) => h("li", {}, l))) : null,
-    events.length ? h("details", { class: "step-raw" }, h("summary", {}, `Events (${events.length})`),
+    events.length ? h("details", { class: "step-raw" }, h("summary", {}, t("Events ({count})", { count: formatNumber(events.length) })),
       h("ul", { class: "event-list" }, events)) : null);
 }
 
@@ -177,7 +205,7 @@ function stepLabel(step) {
 /** A seat's player by name, as the replay names them. */
 function seatName(n) {
   const seat = (state.data?.seats || []).find((s) => s.seat === n);
-  return seat?.name || `Seat ${n}`;
+  return seat?.name || t("Seat {seat}", { seat: n });
 }
 
 /** At a step that was a decision: its options with their odds, the best, what was given up. */
@@ -197,7 +225,7 @@ async function loadAnalysis() {
   let body;
   try {
     body = await getAnalysis(`/api/hands/${encodeURIComponent(handId)}/analysis`,
-      () => fill(box, h("p", { class: "muted small" }, "The analysis is busy; asking again in a moment…")));
+      () => fill(box, h("p", { class: "muted small" }, t("The analysis is busy; asking again in a moment…"))));
   } catch (err) {
     fill(box, h("p", { class: "muted small", id: "analysis-none" }, noAnalysis(err)));
     return;
@@ -208,8 +236,8 @@ async function loadAnalysis() {
     const decision = state.decisions.get(Number(item.dataset.index));
     if (!decision) continue;
     const mark = decision.chose_best
-      ? h("span", { class: "tag tag-best", title: "The best option" }, "best")
-      : h("span", { class: "tag tag-given-up", title: "Chips given up in expectation" }, `\u2212${chipWords(decision.given_up)}`);
+      ? h("span", { class: "tag tag-best", title: t("The best option") }, t("best"))
+      : h("span", { class: "tag tag-given-up", title: t("Chips given up in expectation") }, `\u2212${chipWords(decision.given_up)}`);
     item.querySelector(".step-jump")?.append(" ", mark);
   }
   renderStepAnalysis(state.index);
@@ -225,6 +253,15 @@ function renderStepsList() {
         h("span", { class: "step-no" }, String(i + 1)), " ", stepLabel(step)))));
 }
 
+/** The engines' accounts (app/games/core/accounts.py): "the pot", "the house", "Ada's bets",
+ *  "Ada's prison" (Trente et Quarante's); another kind as its key. */
+const ACCOUNTS = {
+  house: { the: () => t("the house"), of: (name) => t("{name}'s house", { name }) },
+  pot: { the: () => t("the pot"), of: (name) => t("{name}'s pot", { name }) },
+  bets: { the: () => t("the bets"), of: (name) => t("{name}'s bets", { name }) },
+  prison: { the: () => t("the prison"), of: (name) => t("{name}'s prison", { name }) },
+};
+
 function renderResult() {
   const data = state.data;
   const names = new Map(data.seats.map((s) => [s.seat, s.name]));
@@ -232,22 +269,24 @@ function renderResult() {
     const [kind, seat] = String(account).split(":");
     const who = seat !== undefined && names.has(Number(seat)) ? names.get(Number(seat)) : null;
     if (kind === "seat") return who || account;
-    if (who) return `${who}'s ${kind}`;
-    return kind === "house" ? "the house" : `the ${kind}`;
+    const known = ACCOUNTS[kind];
+    if (who) return known ? known.of(who) : t("{name}'s {account}", { name: who, account: kind });
+    return known ? known.the() : t("the {account}", { account: kind });
   };
   fill($("#result"),
     h("table", { class: "data compact", id: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col", class: "num" }, "Before"),
-        h("th", { scope: "col", class: "num" }, "After"), h("th", { scope: "col", class: "num" }, "Net"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Seat")), h("th", { scope: "col", class: "num" }, t("Before")),
+        h("th", { scope: "col", class: "num" }, t("After")), h("th", { scope: "col", class: "num" }, t("Net")))),
       h("tbody", {}, data.seats.map((s) => h("tr", { class: s.seat === data.viewer_seat ? "is-you" : "" },
-        h("td", {}, h("a", { href: `/players/${encodeURIComponent(s.player_id)}` }, s.name), s.bot ? h("span", { class: "tag tag-bot" }, "bot") : null),
+        h("td", {}, h("a", { href: `/players/${encodeURIComponent(s.player_id)}` }, s.name), s.bot ? h("span", { class: "tag tag-bot" }, t("bot")) : null),
         h("td", { class: "num" }, chips(s.stack_before)), h("td", { class: "num" }, chips(s.stack_after)),
         h("td", { class: `num ${s.net > 0 ? "delta-up" : s.net < 0 ? "delta-down" : ""}` }, signed(s.net)))))),
     data.settlement.length
-      ? h("details", { class: "transfers" }, h("summary", {}, `Chip movements (${data.settlement.length})`),
-          h("ol", { class: "event-list" }, data.settlement.map((t) =>
-            h("li", {}, `${accountName(t.from)} → ${accountName(t.to)}: ${chips(t.amount)} `, h("span", { class: "muted small" }, t.reason)))))
-      : h("p", { class: "muted small" }, "No chips moved."));
+      ? h("details", { class: "transfers" }, h("summary", {}, t("Chip movements ({count})", { count: formatNumber(data.settlement.length) })),
+          h("ol", { class: "event-list" }, data.settlement.map((move) =>
+            h("li", {}, t("{from} → {to}: {chips}", { from: accountName(move.from), to: accountName(move.to), chips: chips(move.amount) }), " ",
+              h("span", { class: "muted small" }, move.reason)))))
+      : h("p", { class: "muted small" }, t("No chips moved.")));
 }
 
 function renderShoes() {
@@ -255,25 +294,25 @@ function renderShoes() {
   const line = (shoe) => h("li", {},
     h("span", { class: "mono small", title: shoe.commit }, `${shoe.commit.slice(0, 16)}…`), " ",
     h("span", { class: "muted small" }, shoe.made_in_this_hand
-      ? "shuffled during this hand; committed before its first card"
-      : "in play when the hand began; committed when it was shuffled"));
+      ? t("shuffled during this hand; committed before its first card")
+      : t("in play when the hand began; committed when it was shuffled")));
   fill($("#proof-shoes"),
     shoes.length
-      ? [h("span", {}, "The shoes this hand drew from (SHA-256 of each seed):"), h("ul", { class: "event-list" }, shoes.map(line))]
-      : "This hand drew from no shuffled shoe.");
+      ? [h("span", {}, t("The shoes this hand drew from (SHA-256 of each seed):")), h("ul", { class: "event-list" }, shoes.map(line))]
+      : t("This hand drew from no shuffled shoe."));
 }
 
 async function verifyShuffle() {
   const out = $("#proof-result");
   const button = $("#btn-verify");
   button.disabled = true;
-  fill(out, h("p", { class: "muted small" }, "Checking…"));
+  fill(out, h("p", { class: "muted small" }, t("Checking…")));
   try {
     const proof = await getJson(`/api/hands/${encodeURIComponent(handId)}/verify`);
     const headline = {
-      verified: "Verified: the deal came from the committed shuffle.",
-      failed: "FAILED: the record does not match the published shuffle.",
-      not_yet_revealed: "Not yet revealed: the shoe is still in play; its seed is published when it is retired.",
+      verified: t("Verified: the deal came from the committed shuffle."),
+      failed: t("FAILED: the record does not match the published shuffle."),
+      not_yet_revealed: t("Not yet revealed: the shoe is still in play; its seed is published when it is retired."),
     }[proof.status] || proof.status;
     fill(out,
       h("p", { class: `proof-status proof-${proof.status}`, "data-status": proof.status }, headline),
@@ -281,10 +320,12 @@ async function verifyShuffle() {
         h("li", { class: c.ok === false ? "delta-down" : "" }, c.ok === true ? "✓ " : c.ok === false ? "✗ " : "… ", h("strong", {}, c.check), ` — ${c.detail}`))),
       proof.shoes.filter((s) => s.revealed && s.order).map((s) =>
         h("details", { class: "shoe-order" },
-          h("summary", {}, `Shoe ${s.commit.slice(0, 12)}…: seed and deal order`),
-          h("p", { class: "mono small" }, `commit ${s.commit}`),
-          h("p", { class: "mono small" }, `seed ${s.seed}`),
-          Number.isInteger(s.dealt_before_hand) ? h("p", { class: "muted small" }, `${s.dealt_before_hand} cards were dealt from it before this hand.`) : null,
+          h("summary", {}, t("Shoe {commit}…: seed and deal order", { commit: s.commit.slice(0, 12) })),
+          h("p", { class: "mono small" }, t("commit {commit}", { commit: s.commit })),
+          h("p", { class: "mono small" }, t("seed {seed}", { seed: s.seed })),
+          Number.isInteger(s.dealt_before_hand)
+            ? h("p", { class: "muted small" }, tn("{n} cards were dealt from it before this hand.", "{n} cards were dealt from it before this hand.", s.dealt_before_hand))
+            : null,
           h("p", { class: "mono small order" }, s.order.map((c, i) => h("span", { class: Number.isInteger(s.dealt_before_hand) && i < s.dealt_before_hand ? "muted" : "" }, `${cardText(c)} `))))));
   } catch (err) {
     fill(out, h("p", { class: "delta-down" }, explain(err, "proof for this hand")));
@@ -307,8 +348,8 @@ function play() {
   if (state.index >= state.data.steps.length - 1) state.index = 0;
   state.timer = setInterval(() => go(state.index + 1), PLAY_MS);
   const button = $("#btn-play");
-  button.textContent = "❚❚ Pause";
-  button.setAttribute("aria-label", "Pause");
+  button.textContent = t("❚❚ Pause");
+  button.setAttribute("aria-label", t("Pause"));
   render();
 }
 
@@ -316,8 +357,8 @@ function stop() {
   if (state.timer) clearInterval(state.timer);
   state.timer = null;
   const button = $("#btn-play");
-  button.textContent = "▶ Play";
-  button.setAttribute("aria-label", "Play");
+  button.textContent = t("▶ Play");
+  button.setAttribute("aria-label", t("Play"));
 }
 
 function wireControls() {
@@ -388,14 +429,15 @@ async function start() {
   }
   state.data = data;
   state.module = await loadModule(data.game);
-  $("#table-name").textContent = `${data.table_name || "Table"} · hand ${data.number}`;
-  document.title = `${data.table_name || "Table"} · hand ${data.number} · ${data.game_title} · Table 31`;
+  const named = { table: data.table_name || t("Table"), number: data.number, game: data.game_title };
+  $("#table-name").textContent = t("{table} · hand {number}", named);
+  document.title = t("{table} · hand {number} · {game} · Table 31", named);
   const historyLink = $("#link-history");
   historyLink.href = `/tables/${encodeURIComponent(data.table_id)}/history`;
   historyLink.hidden = false;
   $("#share-link").value = `${location.origin}/hands/${handId}`;
   if (data.viewer_seat === null) {
-    showBanner("You see this hand as a spectator would: no one's hidden cards.");
+    showBanner(t("You see this hand as a spectator would: no one's hidden cards."));
   }
   $("#slider").max = String(data.steps.length - 1);
   renderStepsList();

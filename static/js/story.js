@@ -3,37 +3,49 @@
 // (replay.js). A game's module may say its own events: `describeEvent(event, ctx)` returns a
 // line, a list of lines, or null (nothing to say); `undefined` lets the words below speak.
 // Each hand's result is the server's: these functions only put it in words, never work it out.
+// The words are the reader's (static/js/i18n.js): each client words the same structured events
+// in its own language, so two players at one table may read the story in two languages.
+import { t, tn } from "./i18n.js";
 
 /** The table's own events (a sit, a leave, a top-up, a hand's start and end) in words. */
 export function describeTableEvent(event, ctx) {
   const who = typeof event.name === "string" ? event.name : ctx.seatName(event.seat);
   switch (event.kind) {
     case "sit":
-      return `${who} sat down in seat ${event.seat}${Number.isInteger(event.amount) ? ` with ${chipCount(event.amount, ctx)}` : ""}.`;
+      return Number.isInteger(event.amount)
+        ? t("{name} sat down in seat {seat} with {chips}.", { name: who, seat: event.seat, chips: chipCount(event.amount, ctx) })
+        : t("{name} sat down in seat {seat}.", { name: who, seat: event.seat });
     case "leave":
-      return `${who} left the table.`;
+      return t("{name} left the table.", { name: who });
     case "top_up":
-      return `${who} added ${chipCount(event.amount, ctx)}.`;
+      return t("{name} added {chips}.", { name: who, chips: chipCount(event.amount, ctx) });
     case "hand_start":
-      return `Hand ${event.number} is dealt.`;
+      return t("Hand {number} is dealt.", { number: event.number });
     case "hand_end":
-      return event.result ? resultLine(event.result, ctx) : "Hand over.";
-    case "hand_void": // `number` is there when the story was restored after a restart
-      return `${Number.isInteger(event.number) ? `Hand ${event.number}` : "The hand"} is void: ${event.reason || "stakes returned"}`;
+      return event.result ? resultLine(event.result, ctx) : t("Hand over.");
+    case "hand_void": { // `number` is there when the story was restored after a restart
+      const reason = event.reason || t("stakes returned");
+      return Number.isInteger(event.number)
+        ? t("Hand {number} is void: {reason}", { number: event.number, reason })
+        : t("The hand is void: {reason}", { reason });
+    }
     case "ready": // a friends' table waits for Ready (docs/protocol/socket.md §5.10)
-      return `${who} is ready.`;
+      return t("{name} is ready.", { name: who });
     case "deal_now":
-      return `${who} deals the first hand.`;
+      return t("{name} deals the first hand.", { name: who });
     case "sat_out":
-      return event.reason ? `${who} sits out: ${event.reason}` : `${who} sits out.`;
+      return event.reason ? t("{name} sits out: {reason}", { name: who, reason: event.reason }) : t("{name} sits out.", { name: who });
     case "came_back":
-      return `${who} is back.`;
+      return t("{name} is back.", { name: who });
     case "time_bank": // More time (docs/protocol/socket.md §5.11)
-      return `${who} takes ${Number.isInteger(event.seconds) ? event.seconds : "some"} more seconds from the time bank.`;
+      return Number.isInteger(event.seconds)
+        ? tn("{name} takes {n} more seconds from the time bank.", "{name} takes {n} more seconds from the time bank.", event.seconds, { name: who })
+        : t("{name} takes some more seconds from the time bank.", { name: who });
     case "room_switch": // a room's new table begins with it (docs/protocol/socket.md §5.12)
-      return `The room switched from ${event.from_title || ctx.humanize(event.from_game || "")} to ${event.title || ctx.humanize(event.game || "")}.`;
+      return t("The room switched from {from} to {to}.", {
+        from: event.from_title || ctx.humanize(event.from_game || ""), to: event.title || ctx.humanize(event.game || "") });
     case "room_switch_next": // asked during a hand: the room moves on once it ends (§5.12)
-      return `The room switches to ${event.title || ctx.humanize(event.game || "")} once this hand ends.`;
+      return t("The room switches to {title} once this hand ends.", { title: event.title || ctx.humanize(event.game || "") });
     default:
       return describeHostEvent(event, ctx);
   }
@@ -41,29 +53,33 @@ export function describeTableEvent(event, ctx) {
 
 /** The host's actions at the table and the requests to sit (docs/protocol/socket.md §5.13). */
 function describeHostEvent(event, ctx) {
-  const host = typeof event.host?.name === "string" ? event.host.name : "The host";
-  const who = typeof event.name === "string" ? event.name : "someone";
+  const host = typeof event.host?.name === "string" ? event.host.name : t("The host");
+  const who = typeof event.name === "string" ? event.name : t("someone");
   switch (event.kind) {
     case "seat_request":
-      return `${who} asks to sit in seat ${event.seat}.`;
+      return t("{name} asks to sit in seat {seat}.", { name: who, seat: event.seat });
     case "host_approve":
-      return `${host} let ${who} in.`;
+      return t("{host} let {name} in.", { host, name: who });
     case "host_refuse":
-      return `${host} did not let ${who} sit.`;
+      return t("{host} did not let {name} sit.", { host, name: who });
     case "host_pause":
-      return `${host} paused the table.`;
+      return t("{host} paused the table.", { host });
     case "host_resume":
-      return `${host} resumed the table.`;
+      return t("{host} resumed the table.", { host });
     case "host_unseat":
-      return `${host} stood ${who} up.`;
+      return t("{host} stood {name} up.", { host, name: who });
     case "host_make_host":
-      return `${who} hosts the table now.`;
+      return t("{name} hosts the table now.", { name: who });
     case "host_close":
-      return `${host} closed the table.`;
+      return t("{host} closed the table.", { host });
     case "host_set_options": {
-      const changed = Object.entries(event.options || {}).map(([k, v]) =>
-        `${ctx.humanize(k).toLowerCase()} ${v === null ? "no limit" : typeof v === "boolean" ? (v ? "on" : "off") : v}`);
-      return `${host} changed ${changed.join(", ") || "the options"}, from the next hand.`;
+      const changed = Object.entries(event.options || {}).map(([k, v]) => t("{option} {value}", {
+        option: ctx.humanize(k).toLowerCase(),
+        value: v === null ? t("no limit") : typeof v === "boolean" ? (v ? t("on") : t("off")) : v,
+      }));
+      return changed.length
+        ? t("{host} changed {changes}, from the next hand.", { host, changes: changed.join(", ") })
+        : t("{host} changed the options, from the next hand.", { host });
     }
     default:
       return undefined;
@@ -72,7 +88,7 @@ function describeHostEvent(event, ctx) {
 
 /** "1 chip", "500 chips". */
 export function chipCount(n, ctx) {
-  return `${ctx.chips(n)} ${n === 1 ? "chip" : "chips"}`;
+  return tn("{n} chip", "{n} chips", n, { n: ctx.chips(n) });
 }
 
 export const TABLE_EVENTS = new Set([
@@ -86,14 +102,15 @@ export const TABLE_EVENTS = new Set([
 export function resultLine(result, ctx) {
   const players = Array.isArray(result?.players) ? result.players : [];
   const moved = players.filter((p) => p.net !== 0);
-  if (!moved.length) return "Hand over: no chips changed hands.";
-  return `Hand over: ${moved.map((p) => `${p.name} ${ctx.signed(p.net)}`).join(", ")}.`;
+  if (!moved.length) return t("Hand over: no chips changed hands.");
+  const nets = moved.map((p) => t("{name} {net}", { name: p.name, net: ctx.signed(p.net) })).join(", ");
+  return t("Hand over: {nets}.", { nets });
 }
 
 /** A game event without words of its module's: its kind, seat, amount and cards, plainly. */
 export function describeAny(event, ctx) {
   const parts = [ctx.humanize(event.kind || "event")];
-  if (Number.isInteger(event.seat)) parts.push(`— ${ctx.seatName(event.seat)}`);
+  if (Number.isInteger(event.seat)) parts.push(t("— {name}", { name: ctx.seatName(event.seat) }));
   if (typeof event.amount === "number") parts.push(ctx.chips(event.amount));
   const cards = [event.card, ...(Array.isArray(event.cards) ? event.cards : [])].filter((c) => typeof c === "string");
   if (cards.length) parts.push(cards.map(ctx.cardText).join(" "));
@@ -139,7 +156,7 @@ export function renderResultBox(box, result, { h, fill, signed, title, view }) {
         title: (p.lines || []).map((l) => `${l.reason}: ${signed(l.amount)}`).join("\n"),
       },
       h("span", { class: "settlement-name" }, p.name),
-      left ? h("span", { class: "muted" }, " (left)") : null, " ", signed(p.net));
+      left ? h("span", { class: "muted" }, " ", t("(left)")) : null, " ", signed(p.net));
     })));
 }
 

@@ -11,12 +11,13 @@ numbers, card symbols, the games' names and the languages' own names in the swit
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import NARROW, WIDE
+from tests.browser.conftest import ADMIN_TOKEN, NARROW, WIDE
 from tests.browser.steps import sign_in
 
 
@@ -28,6 +29,8 @@ class Page:
     signed_in: bool = False
     pending: tuple[str, ...] = field(default=())
     """Selectors of parts not converted yet (their text is not checked)."""
+    host: bool = False
+    """Opened in a tab where the host signed in (its review pages send the host's token)."""
 
 
 PAGES = (
@@ -49,6 +52,42 @@ PAGES = (
     ),
 )
 
+# A finished hand of each game, played by bots at a table of its own (made once, when a page
+# asks: its path names them as "{GAME hand}" and "{GAME table}"); the replay at its last step.
+BOT_GAMES = {
+    "trianta-ena": {"turn_seconds": 5, "bet_seconds": 5},
+    "greek-31": {"turn_seconds": 5},
+    "vingt-un": {"turn_seconds": 5},
+    "trente-et-quarante": {"bet_seconds": 1, "turn_seconds": 1},
+    "en-og-tredive": {"turn_seconds": 5},
+}
+REPLAY_PENDING = (
+    "#seats",  # the seats (static/js/seats.js), with the games' extras in them
+    ".server-words",  # what the engines word in English (a status, a note: static/js/games)
+    "#step-label",  # the steps' labels: the server's record ("Ada: discard TH", words.js)
+    "#steps-list",
+    ".step-raw",  # the events as recorded: their kinds and fields, for the curious
+    "#analysis-summary",  # static/js/analysis.js
+    "#step-analysis",
+)
+PAGES += (
+    *(
+        Page(
+            f"/hands/{{{game} hand}}#step=9999", "#steps-list li", pending=REPLAY_PENDING, host=True
+        )
+        for game in BOT_GAMES
+    ),
+    Page(
+        "/tables/{trianta-ena table}/history",
+        "#hands-table tbody tr",
+        signed_in=True,
+        pending=(
+            "#evening-summary",  # static/js/analysis.js
+            "#hands-table time",  # review-api.js's when(): the browser's locale, not the page's
+        ),
+    ),
+)
+
 DATA = (
     "#lang-switch",  # each language in its own name
     ".brand",  # the site's name, Table 31
@@ -57,6 +96,24 @@ DATA = (
     ".table-item-name",
     ".whoami-name",
     "#open-game-rules",  # "How to play {title}": the title is the game's name
+    "#game-title",  # a hand's or a table's game, by its name
+    ".table-title > span:first-child",  # the table's name
+    ".settlement-name",  # the players' names in a game's centre and its result
+    ".bank-label strong",
+    ".round-result strong",
+    ".eot-result-name",
+    ".eot-cut-name",
+    ".teq-pill-name",
+    ".teq-prison-list strong",
+    ".teq-standing-list strong",
+    '[lang="fr"]',  # Trente et Quarante's French calls and chances, the game's own words
+    ".teq-score",  # its score card: R, N, c, i (Rouge, Noir, couleur, inverse)
+    ".card",  # a card's face (K♠)
+    "#hands-table td:nth-child(2)",  # a hand list's games, by their names
+    "#hands-table .who",  # and its players
+    "#result-table td:first-child",  # a hand's players
+    "#proof-shoes .mono",  # a shoe's commitment (hexadecimal)
+    "#share-link",
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
@@ -93,6 +150,41 @@ FIND = """([pending, data]) => {
 }"""
 
 
+FINISHED: dict[str, str] = {}
+"""The bots' tables and a finished hand of each, by "{GAME table}" and "{GAME hand}"."""
+
+
+def finished_hands(open_page: Any) -> dict[str, str]:
+    """A table of bots for each game of :data:`BOT_GAMES`, opened once, and a hand each has
+    finished (waited for side by side)."""
+    if FINISHED:
+        return FINISHED
+    opener = open_page(WIDE)
+    assert opener.request.post("/api/session", data={"name": "Bots opener"}).status == 200
+    tables = {}
+    for game, options in BOT_GAMES.items():
+        opened = opener.request.post(
+            "/api/tables", data={"game": game, "name": f"Bots {game}", "options": options}
+        )
+        assert opened.status == 201, opened.text()
+        tables[game] = opened.json()["table_id"]
+        for _ in range(2 if game == "trente-et-quarante" else 3):
+            added = opener.request.post(f"/api/tables/{tables[game]}/bots", data={})
+            assert added.status == 201, added.text()
+    deadline = time.monotonic() + 120
+    for game, table_id in tables.items():
+        while True:
+            listed = opener.request.get(f"/api/hands?table_id={table_id}&limit=20").json()
+            hands = [h for h in listed["hands"] if h["status"] == "finished"]
+            if hands:
+                break
+            assert time.monotonic() < deadline, f"no finished hand at the {game} table"
+            opener.wait_for_timeout(250)
+        FINISHED[f"{game} table"] = table_id
+        FINISHED[f"{game} hand"] = hands[-1]["hand_id"]
+    return FINISHED
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["wide", "phone"])
 @pytest.mark.parametrize(
@@ -103,9 +195,14 @@ def test_converted_pages_in_the_pseudo_locale(
 ) -> None:
     page = open_page(viewport)
     page.context.add_cookies([{"name": "t31_lang", "value": "qps", "url": live_server.url}])
+    path = page_spec.path
+    if "{" in path:
+        path = path.format(**finished_hands(open_page))
+    if page_spec.host:
+        page.context.add_init_script(f"sessionStorage.setItem('t31_admin_token', '{ADMIN_TOKEN}')")
     if page_spec.signed_in:
         sign_in(page, f"Ψεύδο {viewport['width']}")
-    page.goto(page_spec.path)
+    page.goto(path)
     assert page.locator("html").get_attribute("lang") == "qps"
     page.locator(page_spec.ready).first.wait_for()
     found = page.evaluate(FIND, [list(page_spec.pending), list(DATA)])

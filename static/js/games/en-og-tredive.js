@@ -10,14 +10,28 @@
 //
 // Your hand and your discards: en-og-tredive/hand.js; the view's readers and the hand values:
 // en-og-tredive/reading.js.
+// Its words are the reader's (static/js/i18n.js); how a round ended is the engine's English
+// status (read here to tell the lines apart, shown as server-words.js marks it).
 import { cardLabel } from "../cards.js";
+import { t, tn } from "../i18n.js";
+import { serverWords } from "./server-words.js";
 import { handBlock } from "./en-og-tredive/hand.js";
 import { cardsOf, chipStack, handOf, handValue, isYou, templateOf, who, withNames } from "./en-og-tredive/reading.js";
 
 export { handValue } from "./en-og-tredive/reading.js";
 
-const PATTERNS = { "1-1-1": "One at a time (1-1-1)", "2-1": "Two, then one (2-1)", "1-2": "One, then two (1-2)", 3: "Three at a time" };
+const PATTERNS = {
+  "1-1-1": t("One at a time (1-1-1)"), "2-1": t("Two, then one (2-1)"), "1-2": t("One, then two (1-2)"), 3: t("Three at a time"),
+};
+/** How the deck was dealt, in the deal's line. */
+const DEALT = {
+  "1-1-1": () => t("dealt one at a time (1-1-1)"), "2-1": () => t("dealt two, then one (2-1)"),
+  "1-2": () => t("dealt one, then two (1-2)"), 3: () => t("dealt three at a time"),
+};
 const BETWEEN = new Set(["between_rounds", "between_matches"]);
+/** Between the names of a tie: "Ada and Bob and Cleo". */
+const AND_WORD = t("and");
+const AND = ` ${AND_WORD} `;
 const PILE_FANNED = 9;
 
 /** What the page remembers: the last round's end, the discard pile's list. */
@@ -32,29 +46,37 @@ const memory = {
 function headline(view, ctx) {
   const actor = view.turn;
   const yours = isYou(view, actor);
-  const knock = Number.isInteger(view.knocker) ? ` — ${who(view, ctx, view.knocker)} knocked: last turns` : "";
+  // after a knock, the line goes on: " — Ada knocked: last turns"
+  let knock = "";
+  if (Number.isInteger(view.knocker)) {
+    const knocked = isYou(view, view.knocker) ? t("You knocked: last turns") : t("{name} knocked: last turns", { name: ctx.seatName(view.knocker) });
+    knock = ` — ${knocked}`;
+  }
+  const name = Number.isInteger(actor) ? who(view, ctx, actor) : "";
   switch (view.phase) {
     case "cut":
-      return yours ? "Your cut: cut the deck, or knock on it (then it is dealt three at a time)"
-        : `${who(view, ctx, actor)} cuts the deck, or knocks on it`;
+      return yours ? t("Your cut: cut the deck, or knock on it (then it is dealt three at a time)")
+        : t("{name} cuts the deck, or knocks on it", { name });
     case "deal":
-      return yours ? "You deal: one or two cards at a time?" : `${who(view, ctx, actor)} deals`;
+      return yours ? t("You deal: one or two cards at a time?") : t("{name} deals", { name });
     case "draw": {
-      if (!yours) return `${who(view, ctx, actor)} to take a card${knock}`;
-      const canKnock = Boolean(templateOf(view, "knock"));
-      return `Your turn: take the top discard or a card from the stock${canKnock ? ", or knock" : ""}${knock}`;
+      if (!yours) return t("{name} to take a card{knock}", { name, knock });
+      return templateOf(view, "knock")
+        ? t("Your turn: take the top discard or a card from the stock, or knock{knock}", { knock })
+        : t("Your turn: take the top discard or a card from the stock{knock}", { knock });
     }
     case "discard":
-      return yours ? `Your discard: tap the cards — the last picked goes on top${knock}`
-        : `${who(view, ctx, actor)} discards${knock}`;
+      return yours ? t("Your discard: tap the cards — the last picked goes on top{knock}", { knock })
+        : t("{name} discards{knock}", { name, knock });
     case "between_rounds":
     case "between_matches": {
       const result = resultOf(view, ctx);
-      if (result) return result.find((line) => /wins? the match/.test(line)) || "Round over";
-      return view.phase === "between_rounds" ? "Next round in a moment" : "Waiting for players: two or more with a match's bets";
+      const won = result?.find((line) => /wins? the match/.test(line));
+      if (result) return won ? serverWords(won) : t("Round over");
+      return view.phase === "between_rounds" ? t("Next round in a moment") : t("Waiting for players: two or more with a match's bets");
     }
     default:
-      return typeof view.status === "string" ? withNames(view.status, view, ctx) : "";
+      return typeof view.status === "string" ? serverWords(withNames(view.status, view, ctx)) : "";
   }
 }
 
@@ -66,9 +88,12 @@ function resultOf(view, ctx) {
   if (/^(Next round|Waiting for players)$/.test(view.status)) return null;
   const lines = view.status.split(/;\s*/).map((part) => fixVerb(withNames(part, view, ctx)
     .replace(/ pays (\d+)$/, (_, n) => ` pays ${Number(n) === 1 ? "one bet" : `${n} bets`} into the pot`)));
-  if (/ knocked$/.test(lines[0]) && !lines.some((line) => / into the pot$| out$| no bet left$/.test(line))) lines.push("Nobody pays");
+  if (/ knocked$/.test(lines[0]) && !lines.some((line) => / into the pot$| out$| no bet left$/.test(line))) lines.push(NOBODY_PAYS);
   return lines;
 }
+
+/** The line a knock without payment ends on (the client's, among the engine's lines). */
+const NOBODY_PAYS = t("Nobody pays");
 
 /** "You pays one bet" → "You pay one bet"; "You is out" → "You are out"; and so on. */
 function fixVerb(line) {
@@ -88,10 +113,13 @@ function resultBlock(view, ctx) {
   // After the round the hands go back into the deck: what was shown stays here, in words.
   const hands = lines ? [] : last.hands;
   return h("div", { class: `eot-result${matchOver ? " eot-result-match" : ""}`, role: "status", "data-testid": "eot-result" },
-    h("p", { class: "eot-result-title" }, h("span", { class: "muted small" }, matchOver ? "Match over: " : lines ? "Round over: " : "Last round: "), h("strong", {}, title)),
+    h("p", { class: "eot-result-title" },
+      h("span", { class: "muted small" }, matchOver ? t("Match over:") : lines ? t("Round over:") : t("Last round:"), " "),
+      h("strong", {}, serverWords(title))),
     rest.length || hands.length ? h("ul", { class: "eot-result-list" },
-      rest.map((line) => h("li", { class: / out$| no bet left$/.test(line) ? "is-out" : /match/.test(line) ? "is-winner" : "" }, line)),
-      hands.map((hand) => h("li", { class: "eot-result-hand" }, `${hand.name}: `,
+      rest.map((line) => h("li", { class: / out$| no bet left$/.test(line) ? "is-out" : /match/.test(line) ? "is-winner" : "" },
+        line === NOBODY_PAYS ? line : serverWords(line))),
+      hands.map((hand) => h("li", { class: "eot-result-hand" }, h("span", { class: "eot-result-name" }, hand.name), ": ",
         hand.cards.map((c, i) => [i ? " " : "", h("span", { class: /[HD]$/.test(c) ? "eot-red" : "" }, ctx.cardText(c))]),
         ` = ${hand.value}`))) : null);
 }
@@ -120,15 +148,15 @@ function tableBlock(view, ctx) {
   if (sources.includes("stock")) {
     stockCard.type = "button";
     stockCard.classList.add("eot-takeable");
-    stockCard.setAttribute("aria-label", "Take the top card of the stock");
-    stockCard.title = "Take the top card of the stock";
+    stockCard.setAttribute("aria-label", t("Take the top card of the stock"));
+    stockCard.title = t("Take the top card of the stock");
     stockCard.dataset.take = "stock";
     stockCard.addEventListener("click", () => ctx.act({ kind: "draw", source: "stock" }));
   }
   const stock = h("div", { class: "eot-stock" },
-    h("span", { class: "eot-label" }, "Stock"),
+    h("span", { class: "eot-label" }, t("Stock")),
     stockCount || sources.includes("stock") ? stockCard : h("span", { class: "eot-empty" }, "—"),
-    h("span", { class: "eot-count", "data-testid": "eot-stock" }, `${stockCount} card${stockCount === 1 ? "" : "s"}`));
+    h("span", { class: "eot-count", "data-testid": "eot-stock" }, tn("{n} card", "{n} cards", stockCount)));
 
   const fanned = pile.slice(-PILE_FANNED);
   const nodes = fanned.map((c, i) => {
@@ -138,8 +166,8 @@ function tableBlock(view, ctx) {
     if (takeable) {
       node.type = "button";
       node.classList.add("eot-takeable");
-      node.setAttribute("aria-label", `Take ${cardLabel(c.card)} from the discard pile`);
-      node.title = "Take the top discard";
+      node.setAttribute("aria-label", t("Take {card} from the discard pile", { card: cardLabel(c.card) }));
+      node.title = t("Take the top discard");
       node.dataset.take = "discard";
       node.addEventListener("click", () => ctx.act({ kind: "draw", source: "discard" }));
     }
@@ -153,23 +181,23 @@ function tableBlock(view, ctx) {
   memory.pileRound = round;
   const under = pile.length > 1
     ? h("details", { class: "eot-pile-all", open: memory.pileOpen, ontoggle: (e) => { memory.pileOpen = e.currentTarget.open; } },
-        h("summary", {}, `All ${pile.length}`),
-        h("div", { class: "eot-pile-list", "aria-label": "The discard pile, bottom to top" },
+        h("summary", {}, t("All {count}", { count: pile.length })),
+        h("div", { class: "eot-pile-list", "aria-label": t("The discard pile, bottom to top") },
           pile.map((c, i) => h("span", { class: `eot-pile-item${i === pile.length - 1 ? " is-top" : ""}` }, ctx.cardEl(c, { small: true })))))
     : null;
   const discard = h("div", { class: "eot-discard" },
-    h("span", { class: "eot-label" }, "Discard pile"),
+    h("span", { class: "eot-label" }, t("Discard pile")),
     h("div", { class: "eot-fan", "data-testid": "eot-pile" }, nodes.length ? nodes : h("span", { class: "eot-empty" }, "—")),
-    under || h("span", { class: "eot-count" }, pile.length ? "top card" : ""));
+    under || h("span", { class: "eot-count" }, pile.length ? t("top card") : ""));
 
   const unit = typeof view.bet_unit === "number" && view.bet_unit > 0 ? view.bet_unit : null;
   const pot = typeof view.pot === "number" ? view.pot : 0;
   const potBets = unit ? Math.floor(pot / unit) : 0;
   const potBlock = h("div", { class: "eot-pot", "data-testid": "eot-pot", dataset: { pot } },
-    h("span", { class: "eot-label" }, "Pot"),
+    h("span", { class: "eot-label" }, t("Pot")),
     h("div", { class: "eot-chips", "aria-hidden": "true" }, chipStack(h, potBets)),
-    h("span", { class: "eot-count" }, h("strong", {}, ctx.chips(pot)), unit && potBets ? ` (${potBets} bet${potBets === 1 ? "" : "s"})` : ""),
-    unit ? h("span", { class: "eot-count muted" }, `a bet is ${ctx.chips(unit)}`) : null);
+    h("span", { class: "eot-count" }, h("strong", {}, ctx.chips(pot)), unit && potBets ? [" ", tn("({n} bet)", "({n} bets)", potBets)] : ""),
+    unit ? h("span", { class: "eot-count muted" }, t("a bet is {chips}", { chips: ctx.chips(unit) })) : null);
   return h("div", { class: "eot-table" }, stock, discard, potBlock);
 }
 
@@ -179,17 +207,20 @@ function dealLine(view, ctx) {
   const { h } = ctx;
   const parts = [];
   const match = view.match || {};
-  if (match.number) parts.push(`Match ${match.number}, round ${match.round}`);
-  const s = (n) => (isYou(view, n) ? "" : "s");
-  if (Number.isInteger(view.dealer)) parts.push(`${who(view, ctx, view.dealer)} deal${s(view.dealer)}`);
+  if (match.number) parts.push(t("Match {number}, round {round}", { number: match.number, round: match.round }));
+  if (Number.isInteger(view.dealer)) {
+    parts.push(isYou(view, view.dealer) ? t("You deal") : t("{name} deals", { name: ctx.seatName(view.dealer) }));
+  }
   const deck = view.deck || {};
   if (Number.isInteger(view.cutter) && !BETWEEN.has(view.phase)) {
-    if (Number.isInteger(deck.cut)) parts.push(`${who(view, ctx, view.cutter)} cut at ${deck.cut}`);
-    else if (deck.pattern === "3") parts.push(`${who(view, ctx, view.cutter)} knocked on the deck`);
-    else if (view.phase === "cut") parts.push(`${who(view, ctx, view.cutter)} cut${s(view.cutter)}`);
+    const yours = isYou(view, view.cutter);
+    const name = ctx.seatName(view.cutter);
+    if (Number.isInteger(deck.cut)) parts.push(yours ? t("You cut at {cut}", { cut: deck.cut }) : t("{name} cut at {cut}", { name, cut: deck.cut }));
+    else if (deck.pattern === "3") parts.push(yours ? t("You knocked on the deck") : t("{name} knocked on the deck", { name }));
+    else if (view.phase === "cut") parts.push(yours ? t("You cut") : t("{name} cuts", { name }));
   }
-  if (deck.pattern) parts.push(`dealt ${PATTERNS[deck.pattern] ? PATTERNS[deck.pattern].toLowerCase() : deck.pattern}`);
-  if (match.knocking === false && !BETWEEN.has(view.phase) && match.number) parts.push("no bets left: no knocking, the next 31 wins the match");
+  if (deck.pattern) parts.push(DEALT[deck.pattern] ? DEALT[deck.pattern]() : t("dealt {pattern}", { pattern: deck.pattern }));
+  if (match.knocking === false && !BETWEEN.has(view.phase) && match.number) parts.push(t("no bets left: no knocking, the next 31 wins the match"));
   return parts.length ? h("p", { class: "eot-deal muted small", "data-testid": "eot-deal" }, parts.join(" · ")) : null;
 }
 
@@ -199,11 +230,11 @@ function cutBlock(view, ctx) {
   const cut = view.cut;
   if (!cut || !Array.isArray(cut.draws) || view.match?.round !== 1 || !["cut", "deal"].includes(view.phase)) return null;
   return h("div", { class: "eot-cut", "data-testid": "eot-cut" },
-    h("p", { class: "eot-cut-title", title: "The joker is highest, then A, K, Q … 2; the tied highest cut again" }, "Cut for the deal: the highest card deals"),
+    h("p", { class: "eot-cut-title", title: t("The joker is highest, then A, K, Q … 2; the tied highest cut again") }, t("Cut for the deal: the highest card deals")),
     h("ul", { class: "eot-cut-list" }, cut.draws.map((d) => h("li", { class: d.seat === cut.dealer ? "is-dealer" : "" },
       h("span", { class: "eot-cut-name" }, who(view, ctx, d.seat)),
       h("span", { class: "eot-cut-cards" }, (d.cards || []).map((c) => ctx.cardEl(c, { small: true }))),
-      d.seat === cut.dealer ? h("span", { class: "badge badge-dealer" }, "deals") : null))));
+      d.seat === cut.dealer ? h("span", { class: "badge badge-dealer" }, t("deals")) : null))));
 }
 
 // ------------------------------------------------------------------ facts
@@ -213,9 +244,9 @@ function factsBlock(view, ctx) {
   const inMatch = new Set(view.match?.in || []);
   const out = view.match?.out || [];
   const parts = [];
-  if (out.length) parts.push(`out of the match: ${out.map((n) => who(view, ctx, n)).join(", ")}`);
+  if (out.length) parts.push(t("out of the match: {names}", { names: out.map((n) => who(view, ctx, n)).join(", ") }));
   const waiting = (view.seats || []).filter((s) => s.role === "waiting" && inMatch.size).map((s) => who(view, ctx, s.seat));
-  if (waiting.length) parts.push(`waiting for the next match: ${waiting.join(", ")}`);
+  if (waiting.length) parts.push(t("waiting for the next match: {names}", { names: waiting.join(", ") }));
   return parts.length ? h("p", { class: "facts muted small eot-facts" }, parts.join(" · ")) : null;
 }
 
@@ -223,21 +254,21 @@ function factsBlock(view, ctx) {
 
 export default {
   labels: {
-    cut: "Cut the deck",
-    knock_deck: "Knock on the deck",
-    deal: "Deal",
-    draw: "Take",
-    knock: "Knock",
-    discard: "Discard",
+    cut: t("Cut the deck"),
+    knock_deck: t("Knock on the deck"),
+    deal: t("Deal"),
+    draw: t("Take"),
+    knock: t("Knock"),
+    discard: t("Discard"),
   },
 
   valueLabel(kind, param, value, view, ctx) {
     if (kind === "deal" && param === "pattern") return PATTERNS[value] || null;
     if (kind === "draw" && param === "source") {
-      if (value === "stock") return "From the stock";
+      if (value === "stock") return t("From the stock");
       const pile = view?.discard || [];
       const top = pile.length ? pile[pile.length - 1].card : null;
-      return top ? `The ${ctx.cardText(top)} from the pile` : "From the pile";
+      return top ? t("The {card} from the pile", { card: ctx.cardText(top) }) : t("From the pile");
     }
     return null;
   },
@@ -264,50 +295,58 @@ export default {
     const bets = typeof seat.bets === "number" ? seat.bets : 0;
     const inMatch = (view.match?.in || []).includes(seat.seat);
     if (inMatch || bets) {
-      el.append(h("span", { class: `eot-bets${bets ? "" : " is-empty"}`, title: `${bets} bet${bets === 1 ? "" : "s"} in front`, dataset: { bets } },
+      el.append(h("span", { class: `eot-bets${bets ? "" : " is-empty"}`, title: tn("{n} bet in front", "{n} bets in front", bets), dataset: { bets } },
         h("span", { class: "eot-bet-chips", "aria-hidden": "true" }, chipStack(h, bets, 8)),
-        bets ? `${bets} bet${bets === 1 ? "" : "s"}` : "no bets left"));
+        bets ? tn("{n} bet", "{n} bets", bets) : t("no bets left")));
     }
-    if (seat.knocked) el.append(h("span", { class: "tag tag-offer eot-knocked" }, "knocked"));
-    if (view.phase === "cut" && seat.seat === view.cutter) el.append(h("span", { class: "tag" }, "cuts"));
+    if (seat.knocked) el.append(h("span", { class: "tag tag-offer eot-knocked" }, t("knocked")));
+    if (view.phase === "cut" && seat.seat === view.cutter) el.append(h("span", { class: "tag" }, t("cuts")));
     const cut = view.cut?.draws?.find((d) => d.seat === seat.seat);
     if (cut && view.match?.round === 1 && ["cut", "deal"].includes(view.phase)) {
-      el.append(h("span", { class: "eot-seat-cut", title: "Cut for the deal" }, "cut ",
+      el.append(h("span", { class: "eot-seat-cut", title: t("Cut for the deal") }, t("cut"), " ",
         (cut.cards || []).map((c) => h("strong", { class: /[HD]$/.test(c) ? "eot-red" : "" }, ctx.cardText(c))).flatMap((n, i) => (i ? [" ", n] : [n]))));
     }
   },
 
   describeEvent(event, ctx) {
     const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
-    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : t("a card"));
+    const name = who;
     switch (event.kind) {
-      case "match": return `Match ${event.number}: ${event.bets} bets each.`;
-      case "cut_for_deal": return `${who} cuts ${card(event.card)} for the deal.`;
-      case "cut_tie": return `A tie: ${(event.seats || []).map(ctx.seatName).join(" and ")} cut again.`;
-      case "first_dealer": return `${who} deals first.`;
-      case "round": return `Round ${event.round}: ${ctx.seatName(event.dealer)} deals.`;
-      case "cut": return `${who} cuts.`;
-      case "knock_deck": return `${who} knocks on the deck: three at a time.`;
-      case "deal": return `${who} deals (${event.pattern}).`;
-      case "dealt": return Array.isArray(event.cards) && event.cards.every((c) => typeof c === "string") ? `Your cards: ${event.cards.map(card).join(" ")}.` : null;
-      case "turn_up": return `${card(event.card)} is turned up.`;
-      case "draw": return event.source === "discard" ? `${who} takes ${card(event.card)} from the pile.` : typeof event.card === "string" ? `You draw ${card(event.card)}.` : `${who} draws from the stock.`;
+      case "match": return tn("Match {number}: {n} bet each.", "Match {number}: {n} bets each.", event.bets, { number: event.number, n: event.bets });
+      case "cut_for_deal": return t("{name} cuts {card} for the deal.", { name, card: card(event.card) });
+      case "cut_tie": return t("A tie: {names} cut again.", { names: (event.seats || []).map(ctx.seatName).join(AND) });
+      case "first_dealer": return t("{name} deals first.", { name });
+      case "round": return t("Round {round}: {name} deals.", { round: event.round, name: ctx.seatName(event.dealer) });
+      case "cut": return t("{name} cuts.", { name });
+      case "knock_deck": return t("{name} knocks on the deck: three at a time.", { name });
+      case "deal": return t("{name} deals ({pattern}).", { name, pattern: event.pattern });
+      case "dealt": return Array.isArray(event.cards) && event.cards.every((c) => typeof c === "string") ? t("Your cards: {cards}.", { cards: event.cards.map(card).join(" ") }) : null;
+      case "turn_up": return t("{card} is turned up.", { card: card(event.card) });
+      case "draw":
+        if (event.source === "discard") return t("{name} takes {card} from the pile.", { name, card: card(event.card) });
+        return typeof event.card === "string" ? t("You draw {card}.", { card: card(event.card) }) : t("{name} draws from the stock.", { name });
       case "discard": {
         const cards = (event.cards || []).map(card);
-        return `${who} discards ${cards.join(", ")}${cards.length > 1 ? ` (${cards.at(-1)} on top)` : ""}.`;
+        return cards.length > 1
+          ? t("{name} discards {cards} ({top} on top).", { name, cards: cards.join(", "), top: cards.at(-1) })
+          : t("{name} discards {cards}.", { name, cards: cards.join(", ") });
       }
-      case "knock": return `${who} knocks.`;
-      case "show": return `${who} shows ${(event.cards || []).map(card).join(" ")} (${event.value}).`;
-      case "restock": return "The pile is turned into a new stock.";
-      case "bet_paid": return `${who} pays a bet into the pot.`;
-      case "out": return `${who} is out of the match.`;
+      case "knock": return t("{name} knocks.", { name });
+      case "show": return t("{name} shows {cards} ({value}).", { name, cards: (event.cards || []).map(card).join(" "), value: event.value });
+      case "restock": return t("The pile is turned into a new stock.");
+      case "bet_paid": return t("{name} pays a bet into the pot.", { name });
+      case "out": return t("{name} is out of the match.", { name });
       case "left_match": {
-        const bets = event.bets === 1 ? "1 bet" : `${event.bets} bets`;
-        const chips = event.chips === 1 ? "1 chip" : `${event.chips} chips`;
-        return event.bets ? `${who} leaves the match: ${bets} (${chips}) go to the pot.` : `${who} leaves the match.`;
+        if (!event.bets) return t("{name} leaves the match.", { name });
+        const bets = tn("{n} bet", "{n} bets", event.bets);
+        const chips = tn("{n} chip", "{n} chips", event.chips);
+        return t("{name} leaves the match: {bets} ({chips}) go to the pot.", { name, bets, chips });
       }
-      case "match_won": return `${who} wins the match${event.how === "coup_d_etat" ? " with a coup d'état" : ""}.`;
-      case "round_end": return `The round is over${event.winner !== undefined && event.winner !== null ? `: ${ctx.seatName(event.winner)} wins it` : ""}.`;
+      case "match_won": return event.how === "coup_d_etat" ? t("{name} wins the match with a coup d'état.", { name }) : t("{name} wins the match.", { name });
+      case "round_end": return event.winner !== undefined && event.winner !== null
+        ? t("The round is over: {name} wins it.", { name: ctx.seatName(event.winner) })
+        : t("The round is over.");
       default: return undefined;
     }
   },

@@ -10,8 +10,10 @@
 // keep face down by clicking it; the 14 and 31 moments; stakes within the bank's cover.
 //
 // The dealer's area is greek-31/dealer.js; the view's readers both use, greek-31/reading.js.
+import { t, tn } from "../i18n.js";
 import { dealerArea } from "./greek-31/dealer.js";
-import { ACE_RULES, cardsOf, fourteenWord, handDealer, handOf, isSeat, outcomeOf, players, seatOf, who } from "./greek-31/reading.js";
+import { ACE_RULES, cardsOf, fourteenWord, handDealer, handOf, isSeat, labelWords, outcomeOf, players, seatOf } from "./greek-31/reading.js";
+import { serverWords } from "./server-words.js";
 
 // ------------------------------------------------------------------ the centre
 
@@ -20,21 +22,21 @@ function headline(view, ctx) {
   const dealer = handDealer(view);
   switch (view.phase) {
     case "staking":
-      if (you(view.turn)) return "Your stake";
-      return isSeat(view.turn) ? `${ctx.seatName(view.turn)} to stake` : "Stakes";
+      if (you(view.turn)) return t("Your stake");
+      return isSeat(view.turn) ? t("{name} to stake", { name: ctx.seatName(view.turn) }) : t("Stakes");
     case "dealer":
-      if (you(dealer)) return "Your draw: draw, or stand";
-      return `${ctx.seatName(dealer)} draws in secret`;
+      if (you(dealer)) return t("Your draw: draw, or stand");
+      return t("{name} draws in secret", { name: ctx.seatName(dealer) });
     case "players":
-      if (you(view.turn)) return "Your turn: draw or stand";
-      return isSeat(view.turn) ? `${ctx.seatName(view.turn)} to draw or stand` : "The players draw";
+      if (you(view.turn)) return t("Your turn: draw or stand");
+      return isSeat(view.turn) ? t("{name} to draw or stand", { name: ctx.seatName(view.turn) }) : t("The players draw");
     case "settled":
-      return ["other", "14"].includes(outcomeOf(view)) ? "Showdown" : "Hand over";
+      return ["other", "14"].includes(outcomeOf(view)) ? t("Showdown") : t("Hand over");
     case "over":
-      return "The table is over";
+      return t("The table is over");
     default:
-      if (!isSeat(view.dealer)) return "Waiting for players";
-      return `${you(view.dealer) ? "You deal" : `${ctx.seatName(view.dealer)} deals`} next`;
+      if (!isSeat(view.dealer)) return t("Waiting for players");
+      return you(view.dealer) ? t("You deal next") : t("{name} deals next", { name: ctx.seatName(view.dealer) });
   }
 }
 
@@ -43,25 +45,34 @@ function moments(view, ctx) {
   const out = [];
   const outcome = outcomeOf(view);
   const dealer = handDealer(view);
-  const dealerName = isSeat(dealer) ? who(view, ctx, dealer, true) : "The dealer";
+  const yours = isSeat(dealer) && dealer === view.you;
+  const name = isSeat(dealer) ? ctx.seatName(dealer) : t("The dealer");
   const settled = Boolean(view.last_hand);
   if (outcome === "31") {
-    out.push({ kind: "31", text: `${dealerName} stood on 31 and ${dealer === view.you ? "collect" : "collects"} every stake` });
+    out.push({ kind: "31", text: yours ? t("You stood on 31 and collect every stake") : t("{name} stood on 31 and collects every stake", { name }) });
   } else if (outcome === "14") {
-    const stands = dealer === view.you ? "stand" : "stands";
-    out.push({ kind: "14", text: settled ? `${dealerName} stood on 14` : `${dealerName} ${stands} on 14: ${fourteenWord(view)}` });
+    let text;
+    if (settled) text = yours ? t("You stood on 14") : t("{name} stood on 14", { name });
+    else if (yours) text = t("You stand on 14: {rule}", { rule: fourteenWord(view) });
+    else text = t("{name} stands on 14: {rule}", { name, rule: fourteenWord(view) });
+    out.push({ kind: "14", text });
   } else if (outcome === "bust") {
-    out.push({ kind: "bust", text: `${dealerName} went over 31 and ${dealer === view.you ? "pay" : "pays"} every stake` });
+    out.push({ kind: "bust", text: yours ? t("You went over 31 and pay every stake") : t("{name} went over 31 and pays every stake", { name }) });
   } else if (outcome === "void") {
-    out.push({ kind: "void", text: "The deck ran out: the hand is void and every stake goes back" });
+    out.push({ kind: "void", text: t("The deck ran out: the hand is void and every stake goes back") });
   }
   if (settled && isSeat(view.dealer) && view.dealer !== dealer) {
-    out.push({ kind: "deal", text: `The deal passes to ${who(view, ctx, view.dealer)}` });
+    out.push({ kind: "deal", text: view.dealer === view.you ? t("The deal passes to you") : t("The deal passes to {name}", { name: ctx.seatName(view.dealer) }) });
   }
   for (const { seat, hand } of players(view)) {
     if (hand.result === "31") {
-      const paid = typeof hand.stake === "number" && hand.stake > 0 ? ` and ${seat === view.you ? "are" : "is"} paid ${ctx.chips(hand.stake)}` : "";
-      out.push({ kind: "player31", seat, text: `${who(view, ctx, seat, true)} ${seat === view.you ? "hit" : "hits"} 31${paid}!` });
+      const paid = typeof hand.stake === "number" && hand.stake > 0 ? ctx.chips(hand.stake) : null;
+      const mine = seat === view.you;
+      const who = ctx.seatName(seat);
+      let text;
+      if (paid) text = mine ? t("You hit 31 and are paid {chips}!", { chips: paid }) : t("{name} hits 31 and is paid {chips}!", { name: who, chips: paid });
+      else text = mine ? t("You hit 31!") : t("{name} hits 31!", { name: who });
+      out.push({ kind: "player31", seat, text });
     }
   }
   return out;
@@ -71,17 +82,17 @@ function moments(view, ctx) {
 function resultText(view, hand) {
   const last = view.last_hand;
   if (!last || !hand) return null;
-  const dealerLabel = handOf(view, last.dealer)?.label ?? "";
-  const mine = hand.label ?? String(hand.value ?? "");
+  const dealerLabel = labelWords(handOf(view, last.dealer)?.label ?? "");
+  const mine = labelWords(hand.label ?? String(hand.value ?? ""));
   switch (hand.result) {
     case "won":
-      return last.outcome === "bust" ? "the dealer went over 31" : `${mine} beats ${dealerLabel}`;
+      return last.outcome === "bust" ? t("the dealer went over 31") : t("{mine} beats {theirs}", { mine, theirs: dealerLabel });
     case "lost":
-      return last.outcome === "31" ? "the dealer's 31" : `${mine} against ${dealerLabel}`;
+      return last.outcome === "31" ? t("the dealer's 31") : t("{mine} against {theirs}", { mine, theirs: dealerLabel });
     case "31":
-      return "paid at once";
+      return t("paid at once");
     case "returned":
-      return "stake returned";
+      return t("stake returned");
     default:
       return null;
   }
@@ -92,16 +103,21 @@ function stakeNotes(view, ctx) {
   const notes = [];
   if (view.phase !== "staking") return notes;
   const rules = view.rules || {};
-  if (typeof view.cover === "number") notes.push(`The bank covers ${ctx.chips(view.cover)} more`);
-  const range = (view.legal || []).find((t) => t.kind === "stake")?.params?.amount;
+  if (typeof view.cover === "number") notes.push(t("The bank covers {chips} more", { chips: ctx.chips(view.cover) }));
+  const range = (view.legal || []).find((tp) => tp.kind === "stake")?.params?.amount;
   const me = seatOf(view, view.you);
   if (!range || !me) return notes;
   const maxBet = typeof rules.max_bet === "number" ? rules.max_bet : Infinity;
-  const below = typeof rules.min_bet === "number" && range.max < rules.min_bet ? " (less than the minimum)" : "";
+  const below = typeof rules.min_bet === "number" && range.max < rules.min_bet;
+  const most = { chips: ctx.chips(range.max) };
   if (range.max === view.cover && view.cover < Math.min(me.stack, maxBet)) {
-    notes.push(`Your stake: at most ${ctx.chips(range.max)}${below}, all the bank can still cover`);
+    notes.push(below
+      ? t("Your stake: at most {chips} (less than the minimum), all the bank can still cover", most)
+      : t("Your stake: at most {chips}, all the bank can still cover", most));
   } else if (range.max === me.stack && me.stack < maxBet) {
-    notes.push(`Your stake: at most ${ctx.chips(range.max)}${below}, your whole stack`);
+    notes.push(below
+      ? t("Your stake: at most {chips} (less than the minimum), your whole stack", most)
+      : t("Your stake: at most {chips}, your whole stack", most));
   }
   return notes;
 }
@@ -125,26 +141,47 @@ function remember(view, ctx) {
   const seen = memory.hidden && memory.hidden.hand === memory.hand && memory.hidden.dealer === last.dealer;
   const hidden = seen && last.outcome === "other" ? cardsOf(hand)[memory.hidden.index] : null;
   memory.revealed = hidden ? memory.hidden.index : null;
-  const name = who(view, ctx, last.dealer, true);
-  const label = hand?.label ?? "";
+  const yours = last.dealer === view.you;
+  const name = ctx.seatName(last.dealer);
+  const label = labelWords(hand?.label ?? "");
+  const card = hidden?.card ? ctx.cardText(hidden.card) : null;
   let text;
-  if (last.outcome === "bust") text = `${name} went over 31`;
-  else if (last.outcome === "void") text = "The hand was void";
-  else text = `${name} stood on ${label}`;
-  if (hidden?.card) text += `; the hidden card was ${ctx.cardText(hidden.card)}`;
+  if (last.outcome === "bust") text = yours ? t("You went over 31") : t("{name} went over 31", { name });
+  else if (last.outcome === "void") text = t("The hand was void");
+  else if (card) {
+    text = yours
+      ? t("You stood on {label}; the hidden card was {card}", { label, card })
+      : t("{name} stood on {label}; the hidden card was {card}", { name, label, card });
+  } else text = yours ? t("You stood on {label}", { label }) : t("{name} stood on {label}", { name, label });
   memory.last = { text };
 }
 
 // ------------------------------------------------------------------ the seats
 
 const RESULT_TAGS = {
-  "31": ["31!", "g31-tag-31"],
-  won: ["won", "status-won"],
-  lost: ["lost", "status-lost"],
-  bust: ["over 31", "status-bust"],
-  stood: ["stands", ""],
-  "no cover": ["no stake: no cover left", "g31-tag-nocover"],
-  returned: ["returned", ""],
+  "31": [t("31!"), "g31-tag-31"],
+  won: [t("won"), "status-won"],
+  lost: [t("lost"), "status-lost"],
+  bust: [t("over 31"), "status-bust"],
+  stood: [t("stands"), ""],
+  "no cover": [t("no stake: no cover left"), "g31-tag-nocover"],
+  returned: [t("returned"), ""],
+};
+
+/** A settled hand's result in the log (the engine's `settle` results). */
+const SETTLE_RESULTS = {
+  won: () => t("won"),
+  lost: () => t("lost"),
+  bust: () => t("bust"),
+  "31": () => "31",
+  returned: () => t("returned"),
+};
+
+/** The engine's reasons for a void hand and a passing deal (app/games/greek_31/table.py). */
+const REASONS = {
+  "the deck is empty": () => t("the deck is empty"),
+  "the dealer has no chips": () => t("the dealer has no chips"),
+  "the dealer went over 31": () => t("the dealer went over 31"),
 };
 
 // ------------------------------------------------------------------ the module
@@ -154,12 +191,12 @@ const RESULT_TAGS = {
 let dealerShown = null;
 
 export default {
-  labels: { stake: "Stake", draw: "Draw", stand: "Stand" },
+  labels: { stake: t("Stake"), draw: t("Draw"), stand: t("Stand") },
 
   valueLabel(kind, param, value, view, ctx) {
     if (kind !== "stand" || param !== "conceal" || !Number.isInteger(value)) return null;
     const card = cardsOf(handOf(view, view.you))[value];
-    return card?.card ? `hide ${ctx.cardText(card.card)}` : `hide card ${value + 1}`;
+    return card?.card ? t("hide {card}", { card: ctx.cardText(card.card) }) : t("hide card {number}", { number: value + 1 });
   },
 
   renderCenter(view, el, ctx) {
@@ -179,14 +216,16 @@ export default {
     if (dealer) el.append(dealer);
 
     if (memory.last && !view.last_hand && (view.phase === "staking" || view.phase === "waiting")) {
-      el.append(h("p", { class: "muted small g31-lasthand", "data-testid": "last-hand" }, `Last hand: ${memory.last.text}.`));
+      el.append(h("p", { class: "muted small g31-lasthand", "data-testid": "last-hand" }, t("Last hand: {what}.", { what: memory.last.text })));
     }
 
     const me = seatOf(view, view.you);
     const notes = stakeNotes(view, ctx);
-    if (me?.note && handOf(view, me.seat)?.result === "no cover" && !view.last_hand) notes.push(String(me.note));
+    if (me?.note && handOf(view, me.seat)?.result === "no cover" && !view.last_hand) notes.push(serverWords(me.note));
     for (const { seat, hand } of view.phase === "staking" ? players(view) : []) {
-      if (hand.result === "no cover" && seat !== view.you) notes.push(`${ctx.seatName(seat)} cannot stake: the bank cannot cover another stake this hand`);
+      if (hand.result === "no cover" && seat !== view.you) {
+        notes.push(t("{name} cannot stake: the bank cannot cover another stake this hand", { name: ctx.seatName(seat) }));
+      }
     }
     if (notes.length) el.append(h("ul", { class: "messages g31-notes" }, notes.map((n) => h("li", {}, n))));
 
@@ -194,11 +233,12 @@ export default {
     const rules = view.rules || {};
     const facts = [];
     if (typeof rules.min_bet === "number") {
-      facts.push(`Stakes ${ctx.chips(rules.min_bet)}–${rules.max_bet === null || rules.max_bet === undefined ? "stack" : ctx.chips(rules.max_bet)}`);
+      const most = rules.max_bet === null || rules.max_bet === undefined ? t("stack") : ctx.chips(rules.max_bet);
+      facts.push(t("Stakes {least}–{most}", { least: ctx.chips(rules.min_bet), most }));
     }
-    if (rules.heath) facts.push("Heath's version");
-    if (typeof view.deck === "number" && view.deck > 0) facts.push(`Deck ${view.deck}`);
-    const aces = ACE_RULES[rules.ace_rule] ? `Aces: ${ACE_RULES[rules.ace_rule]}` : null;
+    if (rules.heath) facts.push(t("Heath's version"));
+    if (typeof view.deck === "number" && view.deck > 0) facts.push(t("Deck {count}", { count: view.deck }));
+    const aces = ACE_RULES[rules.ace_rule] ? t("Aces: {rule}", { rule: ACE_RULES[rules.ace_rule]() }) : null;
     if (facts.length) el.append(h("p", { class: "facts muted small", title: aces }, facts.join(" · ")));
   },
 
@@ -216,22 +256,22 @@ export default {
     const hand = handOf(view, n);
     if (n === view.dealer) { // the seat with the badge (seatRole)
       const dealt = typeof view.hands_dealt === "number" ? view.hands_dealt : 0;
-      if (view.hand_id && dealt > 0) el.append(h("span", { class: "tag g31-tag-deal" }, `hand ${dealt} of the deal`));
+      if (view.hand_id && dealt > 0) el.append(h("span", { class: "tag g31-tag-deal" }, t("hand {number} of the deal", { number: dealt })));
     }
     if (n === dealer) {
       if (view.phase === "dealer" && n !== view.you) {
         const count = typeof view.dealer_cards === "number" ? view.dealer_cards : cardsOf(hand).length;
-        el.append(h("span", { class: "tag g31-tag-drawing" }, `drawing · ${count} card${count === 1 ? "" : "s"} unseen`));
+        el.append(h("span", { class: "tag g31-tag-drawing" }, tn("drawing · {n} card unseen", "drawing · {n} cards unseen", count)));
       }
       if (live && view.phase === "players" && view.dealer_outcome === "other") {
-        el.append(h("span", { class: "tag g31-tag-hidden" }, "1 card hidden"));
+        el.append(h("span", { class: "tag g31-tag-hidden" }, t("1 card hidden")));
       }
     }
     // Between hands the seats hold no cards: show the hand just played, as it ended.
     if (!live && hand && view.last_hand) {
       el.append(h("div", { class: "g31-last" },
         ctx.cardRow(hand.cards, { small: true }),
-        hand.label ? h("span", { class: "hand-value", title: "Last hand" }, String(hand.label)) : null));
+        hand.label ? h("span", { class: "hand-value", title: t("Last hand") }, labelWords(hand.label)) : null));
     }
     if (hand && n !== dealer && RESULT_TAGS[hand.result] && (live || view.last_hand)) {
       const [text, cls] = RESULT_TAGS[hand.result];
@@ -239,45 +279,60 @@ export default {
       const why = resultText(view, hand);
       if (why) el.append(h("span", { class: "g31-why small" }, why));
     }
-    if (hand?.returned_to_deck) el.append(h("span", { class: "tag" }, "cards back under the deck"));
+    if (hand?.returned_to_deck) el.append(h("span", { class: "tag" }, t("cards back under the deck")));
     // The engine's note on a seat: a stake cut to the cover (while staking), or no cover at all.
     const noteNow = view.phase === "staking" && hand?.result !== "no cover"; // the tag says that
     if (typeof seat.note === "string" && seat.note && n !== view.you && noteNow) {
-      el.append(h("p", { class: "hand-note g31-seat-note" }, seat.note));
+      el.append(h("p", { class: "hand-note g31-seat-note server-words" }, seat.note));
     }
-    if (seat.role === "waiting") el.append(h("span", { class: "tag" }, "plays from the next hand"));
+    if (seat.role === "waiting") el.append(h("span", { class: "tag" }, t("plays from the next hand")));
   },
 
   describeEvent(event, ctx) {
     const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
-    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : t("a card"));
+    const name = who;
     switch (event.kind) {
-      case "first_dealer": return `${who} deals first.`;
-      case "hand": return `${who} deals (hand ${event.hand_of_deal} of the deal).`;
-      case "deal": return `${who} gets ${card(event.card)}.`;
-      case "stake": return `${who} stakes ${ctx.chips(event.amount)}.`;
-      case "no_cover": return `${who} cannot stake: the dealer covers no more.`;
-      case "dealer_draw": return typeof event.card === "string" ? `You draw ${card(event.card)} face down.` : `${who} draws a card face down.`;
-      case "stand":
-        if (event.concealed !== undefined) dealerShown = { seat: event.seat, cards: event.cards || [] };
-        return event.concealed !== undefined
-        ? `${who} stands, showing ${(event.cards || []).map(card).join(" ") || "nothing"}${event.concealed ? ` and ${event.concealed} face down` : ""}.`
-        : `${who} stands${event.value ? ` on ${event.value}` : ""}.`;
-      case "draw": return `${who} draws ${card(event.card)}.`;
+      case "first_dealer": return t("{name} deals first.", { name });
+      case "hand": return t("{name} deals (hand {number} of the deal).", { name, number: event.hand_of_deal });
+      case "deal": return t("{name} gets {card}.", { name, card: card(event.card) });
+      case "stake": return t("{name} stakes {chips}.", { name, chips: ctx.chips(event.amount) });
+      case "no_cover": return t("{name} cannot stake: the dealer covers no more.", { name });
+      case "dealer_draw": return typeof event.card === "string" ? t("You draw {card} face down.", { card: card(event.card) }) : t("{name} draws a card face down.", { name });
+      case "stand": {
+        if (event.concealed === undefined) {
+          return event.value ? t("{name} stands on {value}.", { name, value: labelWords(event.value) }) : t("{name} stands.", { name });
+        }
+        dealerShown = { seat: event.seat, cards: event.cards || [] };
+        const cards = (event.cards || []).map(card).join(" ") || t("nothing");
+        return event.concealed
+          ? t("{name} stands, showing {cards} and {hidden} face down.", { name, cards, hidden: event.concealed })
+          : t("{name} stands, showing {cards}.", { name, cards });
+      }
+      case "draw": return t("{name} draws {card}.", { name, card: card(event.card) });
       case "show": {
         const shown = dealerShown && dealerShown.seat === event.seat ? dealerShown.cards : null;
         const hidden = shown ? (event.cards || []).filter((c) => !shown.includes(c)) : [];
         dealerShown = null;
+        const value = labelWords(event.value);
         if (hidden.length) {
-          return `The hidden card${hidden.length > 1 ? "s are" : " is"} ${hidden.map(card).join(" ")}: ${who} has ${event.value}.`;
+          return tn("The hidden card is {cards}: {name} has {value}.", "The hidden cards are {cards}: {name} has {value}.", hidden.length,
+            { cards: hidden.map(card).join(" "), name, value });
         }
-        return `${who} shows ${(event.cards || []).map(card).join(" ")}${event.value ? ` (${event.value})` : ""}.`;
+        const cards = (event.cards || []).map(card).join(" ");
+        return event.value ? t("{name} shows {cards} ({value}).", { name, cards, value }) : t("{name} shows {cards}.", { name, cards });
       }
-      case "settle": return `${who} ${event.amount > 0 ? "wins" : event.amount < 0 ? "loses" : "keeps"} ${ctx.chips(Math.abs(event.amount))} (${event.result}).`;
+      case "settle": {
+        const values = { name, chips: ctx.chips(Math.abs(event.amount)), result: SETTLE_RESULTS[event.result]?.() ?? event.result };
+        if (event.amount > 0) return t("{name} wins {chips} ({result}).", values);
+        return event.amount < 0 ? t("{name} loses {chips} ({result}).", values) : t("{name} keeps {chips} ({result}).", values);
+      }
       case "gather": return null;
-      case "void": return `The hand is void: ${event.reason}.`;
-      case "deal_passes": return `The deal passes to ${who}${event.reason ? ` (${event.reason})` : ""}.`;
-      case "table_over": return `${who} holds every chip: the table is over.`;
+      case "void": return t("The hand is void: {reason}.", { reason: REASONS[event.reason]?.() ?? event.reason });
+      case "deal_passes": return event.reason
+        ? t("The deal passes to {name} ({reason}).", { name, reason: REASONS[event.reason]?.() ?? event.reason })
+        : t("The deal passes to {name}.", { name });
+      case "table_over": return t("{name} holds every chip: the table is over.", { name });
       default: return undefined;
     }
   },

@@ -15,7 +15,8 @@
 // of a dealt coup card by card (reveal.js), the panels below the tableau: un après, prison,
 // standing bettors, the clocks (panels.js), and the words and view readers they share
 // (common.js).
-import { FRENCH, bettorsOf, winning } from "./trente-et-quarante/common.js";
+import { t } from "../i18n.js";
+import { FRENCH, bettorsOf, callWords, rienNeVaPlus, winning } from "./trente-et-quarante/common.js";
 import { clockBar, prisonBlock, standingBlock, unApresBlock } from "./trente-et-quarante/panels.js";
 import { chipSelector, rememberWindow, tableauBlock } from "./trente-et-quarante/tableau.js";
 import {
@@ -41,28 +42,29 @@ function headline(view, ctx) {
   let tone = "";
   if (view.phase === "betting") {
     fr = "Faites vos jeux";
-    en = typeof view.deadline === "number" ? "Place your stakes: the window closes when the clock runs out" : "Place your stakes: the clock starts with the first stake";
+    en = typeof view.deadline === "number" ? t("Place your stakes: the window closes when the clock runs out") : t("Place your stakes: the clock starts with the first stake");
     tone = "open";
   } else if (view.phase === "un_apres") {
     fr = "Un après";
-    en = "31 and 31: each uninsured stake is shared with the house or goes to prison";
+    en = t("31 and 31: each uninsured stake is shared with the house or goes to prison");
     tone = "apres";
   } else if (view.rows && calls.length) {
     const result = calls[calls.length - 1];
     fr = result.fr;
-    en = result.en;
+    en = callWords(result.en);
     tone = "result";
   } else {
     fr = "Messieurs, faites vos jeux";
-    en = bettorsOf(view).length ? "The next coup opens in a moment" : "Waiting for bettors: sit down or bet standing";
+    en = bettorsOf(view).length ? t("The next coup opens in a moment") : t("Waiting for bettors: sit down or bet standing");
   }
-  const timer = view.phase === "betting" && typeof view.deadline === "number" ? clockBar(h, view.deadline, "Rien ne va plus in") : null;
+  const timer = view.phase === "betting" && typeof view.deadline === "number"
+    ? clockBar(h, view.deadline, t("Rien ne va plus in {seconds} s"), t("Rien ne va plus")) : null;
   // While the coup is revealed, the dealer's "Rien ne va plus" stands until the call.
   const revealing = view.phase !== "betting" && revealStage(rowsCoupOf(view)) !== null;
   return h("div", { class: `teq-head teq-head-${tone || "idle"}`, "data-testid": "teq-headline" },
     revealing ? h("div", { class: "teq-until-call" },
       h("p", { class: "teq-call teq-call-pending", lang: "fr" }, "Rien ne va plus"),
-      h("p", { class: "teq-call-en" }, "No more stakes: the cards are turned")) : null,
+      h("p", { class: "teq-call-en" }, t("No more stakes: the cards are turned"))) : null,
     h("p", { class: `teq-call${revealing ? " teq-when-called" : ""}`, lang: "fr" }, fr),
     h("p", { class: `teq-call-en${revealing ? " teq-when-called" : ""}` }, en),
     timer, callsBlock(view, ctx));
@@ -93,13 +95,13 @@ function rowsBlock(view, ctx) {
     return h("div", { class: `teq-row teq-row-${name}${wins.has(name) ? " is-win" : ""}`, dataset: { row: name } },
       h("span", { class: "teq-row-name", lang: "fr" }, FRENCH[name]),
       h("div", { class: "card-row card-row-small teq-row-cards" }, cards),
-      h("span", { class: "hand-value teq-total", title: `${FRENCH[name]} total`, dataset: { total: data.total } }, String(data.total)));
+      h("span", { class: "hand-value teq-total", title: t("{row} total", { row: FRENCH[name] }), dataset: { total: data.total } }, String(data.total)));
   };
   const calls = Array.isArray(view.calls) ? view.calls : [];
   const lastCall = view.phase === "betting" && calls.length
     ? h("span", { class: "teq-reveal-call" }, ` · ${calls[calls.length - 1].fr}`) : null;
-  const caption = view.phase === "betting" ? `Last coup (${view.coup - 1})` : `Coup ${view.coup}`;
-  return h("div", { class: "teq-rows", "aria-label": "The two rows" },
+  const caption = view.phase === "betting" ? t("Last coup ({number})", { number: view.coup - 1 }) : t("Coup {number}", { number: view.coup });
+  return h("div", { class: "teq-rows", "aria-label": t("The two rows") },
     h("div", { class: "teq-caption" }, h("span", { class: "muted" }, caption, lastCall), scoreCard(view, ctx)),
     row("noir"), row("rouge"));
 }
@@ -110,8 +112,8 @@ function callsBlock(view, ctx) {
   if (!calls.length || view.phase === "betting") return null;
   // The last call (the result) is the headline itself; these are the calls before it.
   const all = [{ fr: "Rien ne va plus", en: "No more stakes" }, ...calls.slice(0, -1)];
-  return h("ol", { class: "teq-calls teq-when-called", "aria-label": "The dealer's calls", "data-testid": "teq-calls" },
-    all.map((c) => h("li", {}, h("span", { class: "teq-fr", lang: "fr" }, String(c.fr)), " ", h("span", { class: "teq-en" }, String(c.en)))));
+  return h("ol", { class: "teq-calls teq-when-called", "aria-label": t("The dealer's calls"), "data-testid": "teq-calls" },
+    all.map((c) => h("li", {}, h("span", { class: "teq-fr", lang: "fr" }, String(c.fr)), " ", h("span", { class: "teq-en" }, callWords(c.en)))));
 }
 
 function scoreCard(view, ctx) {
@@ -120,12 +122,16 @@ function scoreCard(view, ctx) {
   if (!history.length) return null;
   // The coup being revealed is the card's last entry (a void coup has none): it waits for the call.
   const waits = revealStage(rowsCoupOf(view)) !== null && !view.result?.void;
-  return h("span", { class: "teq-score", "aria-label": "The last coups, oldest first" },
+  return h("span", { class: "teq-score", "aria-label": t("The last coups, oldest first") },
     history.map((r, i) => {
       const extra = waits && i === history.length - 1 ? " teq-reveal-call" : "";
-      if (r.tie) return h("span", { class: `teq-score-tie${extra}`, title: `${r.noir}–${r.rouge}: ${r.tie === "un_apres" ? "un après" : "après"}` }, "=");
+      if (r.tie) {
+        const totals = { noir: r.noir, rouge: r.rouge };
+        return h("span", { class: `teq-score-tie${extra}`, title: r.tie === "un_apres" ? t("{noir}–{rouge}: un après", totals) : t("{noir}–{rouge}: après", totals) }, "=");
+      }
       const text = `${r.winner === "rouge" ? "R" : "N"}${r.colour === "couleur" ? "c" : "i"}`;
-      return h("span", { class: `teq-score-${r.winner}${extra}`, title: `Noir ${r.noir}, Rouge ${r.rouge}: ${FRENCH[r.winner]} and ${FRENCH[r.colour]}` }, text);
+      return h("span", { class: `teq-score-${r.winner}${extra}`,
+        title: t("Noir {noir}, Rouge {rouge}: {winner} and {colour}", { noir: r.noir, rouge: r.rouge, winner: FRENCH[r.winner], colour: FRENCH[r.colour] }) }, text);
     }));
 }
 
@@ -134,12 +140,12 @@ function factsBlock(view, ctx) {
   const l = view.limits || {};
   const parts = [];
   if (Number.isInteger(l.min_stake)) {
-    parts.push(h("span", { title: "The table's limits per chance; the house must also cover every stake (a stake it cannot cover is refused)" },
-      `Limits ${ctx.chips(l.min_stake)}–${ctx.chips(l.max_stake)} a chance (within the house's cover)`));
+    parts.push(h("span", { title: t("The table's limits per chance; the house must also cover every stake (a stake it cannot cover is refused)") },
+      t("Limits {least}–{most} a chance (within the house's cover)", { least: ctx.chips(l.min_stake), most: ctx.chips(l.max_stake) })));
   }
-  if (l.insurance) parts.push("insurance 1%");
-  if (l.max_apres) parts.push(`prison ${l.max_apres} levels`);
-  if (view.shoe && typeof view.shoe.cards_left === "number" && view.shoe.cards_left) parts.push(`shoe ${view.shoe.cards_left}`);
+  if (l.insurance) parts.push(t("insurance 1%"));
+  if (l.max_apres) parts.push(t("prison {levels} levels", { levels: l.max_apres }));
+  if (view.shoe && typeof view.shoe.cards_left === "number" && view.shoe.cards_left) parts.push(t("shoe {count}", { count: view.shoe.cards_left }));
   return h("p", { class: "facts muted small teq-facts" }, parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
 }
 
@@ -150,13 +156,13 @@ const stacksOf = (view) => new Map(bettorsOf(view).filter((b) => typeof b.stack 
 
 export default {
   labels: {
-    done: "My stakes are set",
-    share: "Share (half back)",
-    prison: "Prison",
-    stake: "Stake",
-    remove: "Remove stake",
-    insure: "Insure (1%)",
-    move_prison: "Move from prison",
+    done: t("My stakes are set"),
+    share: t("Share (half back)"),
+    prison: t("Prison"),
+    stake: t("Stake"),
+    remove: t("Remove stake"),
+    insure: t("Insure (1%)"),
+    move_prison: t("Move from prison"),
   },
 
   valueLabel(kind, param, value, view) {
@@ -165,7 +171,7 @@ export default {
       if (!name) return null;
       if ((kind === "share" || kind === "prison") && view) {
         const u = (view.un_apres || []).find((x) => x.seat === view.you && x.chance === value);
-        if (u) return kind === "share" ? `${name} ${u.amount}: ${Math.floor(u.amount / 2)} back` : `${name} ${u.amount}`;
+        if (u) return kind === "share" ? t("{chance} {amount}: {back} back", { chance: name, amount: u.amount, back: Math.floor(u.amount / 2) }) : `${name} ${u.amount}`;
       }
       return name;
     }
@@ -178,7 +184,7 @@ export default {
     const before = memory.stacks;
     memory.stacks = stacksOf(view);
     noteDeal(view, before);
-    const root = h("section", { class: "teq", "aria-label": "Trente et Quarante", dataset: { phase: view.phase } },
+    const root = h("section", { class: "teq", "aria-label": t("Trente et Quarante"), dataset: { phase: view.phase } },
       h("div", { class: "teq-top" }, headline(view, ctx), rowsBlock(view, ctx)));
     for (const block of [unApresBlock(view, ctx), chipSelector(view, ctx), tableauBlock(view, ctx),
       prisonBlock(view, ctx), standingBlock(view, ctx), factsBlock(view, ctx)]) {
@@ -197,31 +203,32 @@ export default {
     const { h } = ctx;
     const b = bettorsOf(view).find((x) => x.seat === seat.seat) || seat;
     for (const s of b.stakes || []) {
-      el.append(h("span", { class: `teq-mini teq-mini-${s.chance}`, title: `${ctx.chips(s.amount)} on ${FRENCH[s.chance]}${s.insured ? ", insured" : ""}` },
+      const on = { chips: ctx.chips(s.amount), chance: FRENCH[s.chance] };
+      el.append(h("span", { class: `teq-mini teq-mini-${s.chance}`, title: s.insured ? t("{chips} on {chance}, insured", on) : t("{chips} on {chance}", on) },
         `${FRENCH[s.chance]} ${ctx.chips(s.amount)}${s.insured ? " ✓" : ""}`));
     }
     for (const p of b.prison || []) {
-      el.append(h("span", { class: "teq-mini teq-mini-prison teq-reveal-settle", title: `In prison on ${FRENCH[p.chance]}, level ${p.level}` },
-        `${FRENCH[p.chance]} ${ctx.chips(p.amount)} · prison ${p.level}`));
+      el.append(h("span", { class: "teq-mini teq-mini-prison teq-reveal-settle", title: t("In prison on {chance}, level {level}", { chance: FRENCH[p.chance], level: p.level }) },
+        t("{chance} {chips} · prison {level}", { chance: FRENCH[p.chance], chips: ctx.chips(p.amount), level: p.level })));
     }
-    if (view.phase === "betting" && b.done) el.append(h("span", { class: "tag" }, "set"));
-    if ((view.un_apres || []).some((u) => u.seat === seat.seat)) el.append(h("span", { class: "tag tag-offer teq-reveal-call" }, "choosing"));
+    if (view.phase === "betting" && b.done) el.append(h("span", { class: "tag" }, t("set")));
+    if ((view.un_apres || []).some((u) => u.seat === seat.seat)) el.append(h("span", { class: "tag tag-offer teq-reveal-call" }, t("choosing")));
   },
 
   describeEvent(event, ctx) {
     const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
     const chance = (c) => FRENCH[c] || c;
     switch (event.kind) {
-      case "faites_vos_jeux": return `Faites vos jeux — coup ${event.coup}.`;
+      case "faites_vos_jeux": return t("Faites vos jeux — coup {number}.", { number: event.coup });
       case "burn": return null;
-      case "stake": return `${who} stakes ${ctx.chips(event.amount)} on ${chance(event.chance)}.`;
-      case "remove": return `${who} takes the ${chance(event.chance)} stake back.`;
-      case "insure": return `${who} insures ${chance(event.chance)} (${ctx.chips(event.premium)}).`;
-      case "move_prison": return `${who} moves a stake in prison from ${chance(event.chance)} to ${chance(event.to)}.`;
-      case "done": return `${who}: stakes set.`;
+      case "stake": return t("{name} stakes {chips} on {chance}.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "remove": return t("{name} takes the {chance} stake back.", { name: who, chance: chance(event.chance) });
+      case "insure": return t("{name} insures {chance} ({chips}).", { name: who, chance: chance(event.chance), chips: ctx.chips(event.premium) });
+      case "move_prison": return t("{name} moves a stake in prison from {from} to {to}.", { name: who, from: chance(event.chance), to: chance(event.to) });
+      case "done": return t("{name}: stakes set.", { name: who });
       case "rien_ne_va_plus":
         memory.coupLog = { rows: { noir: [], rouge: [] }, totals: {}, calls: [] };
-        return "Rien ne va plus.";
+        return rienNeVaPlus();
       case "card":
       case "call": {
         // The rows and the calls: written as the coup is revealed (after "Rien ne va plus.")
@@ -233,27 +240,27 @@ export default {
           log.rows[event.row] ??= [];
           log.rows[event.row].push(event.card);
           log.totals[event.row] = event.total;
-          line = `${chance(event.row)}: ${ctx.cardText(event.card)} (${event.total}).`;
+          line = t("{row}: {card} ({total}).", { row: chance(event.row), card: ctx.cardText(event.card), total: event.total });
         } else {
-          log.calls.push(`« ${event.fr} » — ${event.en}.`);
-          line = `« ${event.fr} » — ${event.en}.`;
+          line = t("« {fr} » — {call}.", { fr: event.fr, call: callWords(event.en) });
+          log.calls.push(line);
         }
         if (!ctx.live) return line;
         const lines = ["noir", "rouge"].filter((r) => log.rows[r]?.length)
-          .map((r) => `${FRENCH[r]}: ${log.rows[r].map(ctx.cardText).join(" ")} = ${log.totals[r]}.`);
+          .map((r) => t("{row}: {cards} = {total}.", { row: FRENCH[r], cards: log.rows[r].map(ctx.cardText).join(" "), total: log.totals[r] }));
         const view = ctx.view || {};
         queueCoupLines(rowsCoupOf(view), [...lines, ...log.calls]);
         return null;
       }
-      case "un_apres_choice": return `Un après: ${(event.seats || []).map(ctx.seatName).join(", ")} to choose: share or prison.`;
-      case "share": return `${who} shares the ${chance(event.chance)} stake: ${ctx.chips(event.returned)} back.`;
-      case "prison": return `${who} puts ${ctx.chips(event.amount)} on ${chance(event.chance)} in prison.`;
-      case "prison_up": return `${who}'s ${ctx.chips(event.amount)} in prison on ${chance(event.chance)} moves up a level.`;
-      case "prison_freed": return `${who}'s ${ctx.chips(event.amount)} on ${chance(event.chance)} is freed from prison.`;
-      case "prison_lost": return `${who}'s ${ctx.chips(event.amount)} in prison on ${chance(event.chance)} is lost.`;
-      case "prison_deeper": return `${who}'s ${ctx.chips(event.amount)} on ${chance(event.chance)} goes deeper in prison.`;
-      case "prison_shared": return `${who}'s ${ctx.chips(event.amount)} in prison on ${chance(event.chance)} is shared.`;
-      case "prison_returned": return `${who}'s ${ctx.chips(event.amount)} in prison comes back (end of the shoe).`;
+      case "un_apres_choice": return t("Un après: {names} to choose: share or prison.", { names: (event.seats || []).map(ctx.seatName).join(", ") });
+      case "share": return t("{name} shares the {chance} stake: {chips} back.", { name: who, chance: chance(event.chance), chips: ctx.chips(event.returned) });
+      case "prison": return t("{name} puts {chips} on {chance} in prison.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "prison_up": return t("{name}'s {chips} in prison on {chance} moves up a level.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "prison_freed": return t("{name}'s {chips} on {chance} is freed from prison.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "prison_lost": return t("{name}'s {chips} in prison on {chance} is lost.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "prison_deeper": return t("{name}'s {chips} on {chance} goes deeper in prison.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "prison_shared": return t("{name}'s {chips} in prison on {chance} is shared.", { name: who, chips: ctx.chips(event.amount), chance: chance(event.chance) });
+      case "prison_returned": return t("{name}'s {chips} in prison comes back (end of the shoe).", { name: who, chips: ctx.chips(event.amount) });
       default: return undefined;
     }
   },

@@ -3,6 +3,10 @@
 // offer {seat, vacant}, messages, status; per seat: place; per hand: cards, stake, bet, status,
 // value, natural, note.
 // The generic client draws the seats, cards and controls; this module only explains the round.
+// Its words are the reader's (static/js/i18n.js); the game's own (the bank, a natural) are
+// marked for the translators, who keep them where players do.
+import { t } from "../i18n.js";
+import { serverWords } from "./server-words.js";
 
 const ACTIVE = new Set(["betting", "playing"]);
 const LIMIT = 31; // above it a hand is bust (a bust hand's value is its lowest total)
@@ -32,26 +36,26 @@ function players(view) {
 /** One line that says what the table waits for, with names instead of seat numbers. */
 function headline(view, ctx) {
   const you = (seat) => seat === view.you;
-  const name = (seat) => (you(seat) ? "you" : ctx.seatName(seat));
+  const name = (seat) => (you(seat) ? t("you") : ctx.seatName(seat));
   switch (view.phase) {
     case "betting": {
       const waiting = players(view).filter((p) => p.hand.status === "deciding").map((p) => name(p.seat));
-      return waiting.length ? `Betting — waiting for ${waiting.join(", ")}` : "Betting is closing";
+      return waiting.length ? t("Betting — waiting for {names}", { names: waiting.join(", ") }) : t("Betting is closing");
     }
     case "playing":
-      if (Number.isInteger(view.turn)) return you(view.turn) ? "Your turn: hit or stand" : `${ctx.seatName(view.turn)} to act`;
-      return "The banker plays";
+      if (Number.isInteger(view.turn)) return you(view.turn) ? t("Your turn: hit or stand") : t("{name} to act", { name: ctx.seatName(view.turn) });
+      return t("The banker plays");
     case "bank_offer": {
       const seat = view.offer?.seat;
-      if (!Number.isInteger(seat)) return "The bank is being offered";
-      return `${you(seat) ? "You are" : `${ctx.seatName(seat)} is`} offered the bank`;
+      if (!Number.isInteger(seat)) return t("The bank is being offered");
+      return you(seat) ? t("You are offered the bank") : t("{name} is offered the bank", { name: ctx.seatName(seat) });
     }
     case "no_banker":
-      return "No banker: the table waits for a player to take the bank";
+      return t("No banker: the table waits for a player to take the bank");
     default:
       // a friends' table waits for Ready (the dock counts them): nothing is "about to be dealt"
-      if (view.table?.waiting_for_ready) return "Waiting for everyone to be ready";
-      return typeof view.status === "string" ? view.status : "";
+      if (view.table?.waiting_for_ready) return t("Waiting for everyone to be ready");
+      return typeof view.status === "string" ? serverWords(view.status) : "";
   }
 }
 
@@ -64,10 +68,21 @@ function settledLines(view) {
     .map((p) => ({ seat: p.seat, text: p.hand.note, status: p.hand.status }));
 }
 
+/** Why a bet was won or lost (the engine's `settle` reasons, app/games/trianta_ena/scoring.py). */
+const SETTLE_REASONS = {
+  bust: () => t("bust"),
+  "banker natural": () => t("banker natural"),
+  natural: () => t("natural"),
+  "banker bust": () => t("banker bust"),
+  higher: () => t("higher"),
+  lower: () => t("lower"),
+  tie: () => t("tie"),
+};
+
 /** Hand by hand within one round (the same hand id, or the round that just ended). */
 
 export default {
-  labels: { accept_bank: "Take the bank", decline_bank: "Decline the bank", bet: "Bet", fold: "Fold" },
+  labels: { accept_bank: t("Take the bank"), decline_bank: t("Decline the bank"), bet: t("Bet"), fold: t("Fold") },
 
   renderCenter(view, el, ctx) {
     const { h } = ctx;
@@ -79,34 +94,35 @@ export default {
       : view.up_card && ACTIVE.has(view.phase) ? [view.up_card] : [];
     if (Number.isInteger(view.banker)) {
       const value = banker && typeof banker.value === "number" && cards.length > 1 && cards.every((c) => c.up)
-        ? h("span", { class: "hand-value hand-value-big", title: "The banker's hand" }, String(banker.value)) : null;
+        ? h("span", { class: "hand-value hand-value-big", title: t("The banker's hand") }, String(banker.value)) : null;
       el.append(h("div", { class: "bank-area" },
         h("div", { class: "bank-label" },
-          h("span", { class: "badge badge-banker" }, "Banker"), " ",
-          h("strong", {}, view.banker === view.you ? "You" : ctx.seatName(view.banker)),
-          typeof view.bank === "number" ? h("span", { class: "muted" }, ` · bank ${ctx.chips(view.bank)}`) : null,
-          banker?.natural ? h("span", { class: "tag tag-natural" }, "natural") : null,
-          value && banker.value > LIMIT ? h("span", { class: "tag" }, "bust") : null),
+          h("span", { class: "badge badge-banker" }, t("Banker")), " ",
+          h("strong", {}, view.banker === view.you ? t("You") : ctx.seatName(view.banker)),
+          typeof view.bank === "number" ? h("span", { class: "muted" }, " · ", t("bank {chips}", { chips: ctx.chips(view.bank) })) : null,
+          banker?.natural ? h("span", { class: "tag tag-natural" }, t("natural")) : null,
+          value && banker.value > LIMIT ? h("span", { class: "tag" }, t("bust")) : null),
         h("div", { class: "bank-cards" }, ctx.cardRow(cards), value)));
     }
 
     const settled = settledLines(view);
     if (settled.length) {
-      el.append(h("ul", { class: "round-result", "aria-label": "The round's settlement" },
+      el.append(h("ul", { class: "round-result", "aria-label": t("The round's settlement") },
         settled.map((line) => h("li", { class: `status-${line.status}` },
-          h("strong", {}, line.seat === view.you ? "You" : ctx.seatName(line.seat)), `: ${line.text}`))));
+          h("strong", {}, line.seat === view.you ? t("You") : ctx.seatName(line.seat)), ": ", serverWords(line.text)))));
     }
 
     if (Array.isArray(view.messages) && view.messages.length) {
-      el.append(h("ul", { class: "messages" }, view.messages.map((m) => h("li", {}, String(m)))));
+      el.append(h("ul", { class: "messages" }, view.messages.map((m) => h("li", { class: "server-words" }, String(m)))));
     }
 
     const facts = [];
     if (typeof view.min_bet === "number") {
-      facts.push(`Bets ${ctx.chips(view.min_bet)}–${view.max_bet === null || view.max_bet === undefined ? "stack" : ctx.chips(view.max_bet)}`);
+      const most = view.max_bet === null || view.max_bet === undefined ? t("stack") : ctx.chips(view.max_bet);
+      facts.push(t("Bets {least}–{most}", { least: ctx.chips(view.min_bet), most }));
     }
-    if (typeof view.stock === "number") facts.push(`Stock ${view.stock}`);
-    if (typeof view.discard === "number") facts.push(`Discards ${view.discard}`);
+    if (typeof view.stock === "number") facts.push(t("Stock {count}", { count: view.stock }));
+    if (typeof view.discard === "number") facts.push(t("Discards {count}", { count: view.discard }));
     if (facts.length) el.append(h("p", { class: "facts muted small" }, facts.join(" · ")));
   },
 
@@ -114,39 +130,53 @@ export default {
     // the bank's total at risk this round: what it covers, not a stake of the banker's
     const bank = seat.seat === view.banker ? bankerHand(view) : null;
     if (bank && typeof bank.covers === "number" && bank.covers > 0) {
-      el.append(ctx.h("span", { class: "stake bank-covers" }, `Bank covers ${ctx.chips(bank.covers)}`));
+      el.append(ctx.h("span", { class: "stake bank-covers" }, t("Bank covers {chips}", { chips: ctx.chips(bank.covers) })));
     }
     if (view.offer && view.offer.seat === seat.seat) {
-      el.append(ctx.h("span", { class: "tag tag-offer" }, "offered the bank"));
+      el.append(ctx.h("span", { class: "tag tag-offer" }, t("offered the bank")));
     }
   },
 
   describeEvent(event, ctx) {
     const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
-    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : t("a card"));
+    const name = who;
     switch (event.kind) {
-      case "round": return `A round: ${ctx.seatName(event.banker)} banks ${ctx.chips(event.bank)}.`;
-      case "deal": return event.up ? `${who}: ${card(event.card)} up.` : (typeof event.card === "string" ? `Your card: ${card(event.card)}.` : null);
-      case "bet": return `${who} bets ${ctx.chips(event.amount)}.`;
-      case "fold": return `${who} folds.`;
-      case "stake": return `${who} stakes ${ctx.chips(event.amount)}.`;
-      case "stake_cut": return `${who}: the bank covers ${ctx.chips(event.stake)} of ${ctx.chips(event.bet)}.`;
-      case "stake_refused": return `${who}: the bank covers none of ${ctx.chips(event.bet)}.`;
-      case "hit": return `${who} hits: ${card(event.card)}.`;
-      case "stand": return event.automatic ? `${who} stands${event.natural ? " with a natural" : " on 31"}.` : `${who} stands.`;
-      case "bust": return `${who} goes bust with ${event.value}.`;
-      case "show": return `${who} shows ${card(event.card)}.`;
-      case "banker_draw": return `The banker draws ${card(event.card)}.`;
-      case "banker_stands": return `The banker stands on ${event.value}${event.natural ? " (a natural)" : ""}.`;
-      case "banker_bust": return `The banker goes bust with ${event.value}.`;
-      case "settle": return `${who}: ${event.result === "won" ? "Won" : "Lost"} ${ctx.chips(event.amount)}${event.reason ? ` (${ctx.humanize(event.reason).toLowerCase()})` : ""}.`;
-      case "round_end": return `The round is over: the bank holds ${ctx.chips(event.bank)} (${ctx.signed(event.bank_result)}).`;
-      case "reshuffle": return "The cards are shuffled again.";
-      case "bank_taken": return `${who} holds the bank.`;
-      case "bank_offered": return `The bank is offered to ${who}.`;
-      case "bank_accepted": return `${who} takes the bank.`;
-      case "bank_declined": return `${who} declines the bank.`;
-      case "bank_ended": return `${who}'s bank ends${event.reason === "broke" ? ": it is empty" : event.reason === "left" ? ": the banker left" : ""}.`;
+      case "round": return t("A round: {name} banks {chips}.", { name: ctx.seatName(event.banker), chips: ctx.chips(event.bank) });
+      case "deal": return event.up ? t("{name}: {card} up.", { name, card: card(event.card) }) : (typeof event.card === "string" ? t("Your card: {card}.", { card: card(event.card) }) : null);
+      case "bet": return t("{name} bets {chips}.", { name, chips: ctx.chips(event.amount) });
+      case "fold": return t("{name} folds.", { name });
+      case "stake": return t("{name} stakes {chips}.", { name, chips: ctx.chips(event.amount) });
+      case "stake_cut": return t("{name}: the bank covers {stake} of {bet}.", { name, stake: ctx.chips(event.stake), bet: ctx.chips(event.bet) });
+      case "stake_refused": return t("{name}: the bank covers none of {bet}.", { name, bet: ctx.chips(event.bet) });
+      case "hit": return t("{name} hits: {card}.", { name, card: card(event.card) });
+      case "stand":
+        if (!event.automatic) return t("{name} stands.", { name });
+        return event.natural ? t("{name} stands with a natural.", { name }) : t("{name} stands on 31.", { name });
+      case "bust": return t("{name} goes bust with {value}.", { name, value: event.value });
+      case "show": return t("{name} shows {card}.", { name, card: card(event.card) });
+      case "banker_draw": return t("The banker draws {card}.", { card: card(event.card) });
+      case "banker_stands": return event.natural
+        ? t("The banker stands on {value} (a natural).", { value: event.value })
+        : t("The banker stands on {value}.", { value: event.value });
+      case "banker_bust": return t("The banker goes bust with {value}.", { value: event.value });
+      case "settle": {
+        const chips = ctx.chips(event.amount);
+        const won = event.result === "won";
+        if (!event.reason) return won ? t("{name}: Won {chips}.", { name, chips }) : t("{name}: Lost {chips}.", { name, chips });
+        const reason = SETTLE_REASONS[event.reason]?.() ?? ctx.humanize(event.reason).toLowerCase();
+        return won ? t("{name}: Won {chips} ({reason}).", { name, chips, reason }) : t("{name}: Lost {chips} ({reason}).", { name, chips, reason });
+      }
+      case "round_end": return t("The round is over: the bank holds {chips} ({result}).", { chips: ctx.chips(event.bank), result: ctx.signed(event.bank_result) });
+      case "reshuffle": return t("The cards are shuffled again.");
+      case "bank_taken": return t("{name} holds the bank.", { name });
+      case "bank_offered": return t("The bank is offered to {name}.", { name });
+      case "bank_accepted": return t("{name} takes the bank.", { name });
+      case "bank_declined": return t("{name} declines the bank.", { name });
+      case "bank_ended":
+        if (event.reason === "broke") return t("{name}'s bank ends: it is empty.", { name });
+        if (event.reason === "left") return t("{name}'s bank ends: the banker left.", { name });
+        return t("{name}'s bank ends.", { name });
       default: return undefined;
     }
   },

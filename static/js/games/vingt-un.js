@@ -8,16 +8,33 @@
 // What players expect: up to four hands of a seat side by side, each with its stake; the
 // dealer's double call; naturals announced; a hand over 21 turned face down (its first two cards
 // never shown to the others).
+// Its words are the reader's (static/js/i18n.js); the dealer's calls are the engine's English
+// (server-words.js), read here to tell which seat dealt.
+import { t } from "../i18n.js";
+import { serverWords } from "./server-words.js";
 
 const IN_HAND = new Set(["staking", "double", "playing", "dealer"]);
 const CALLS_SHOWN = 2;
 /** Calls the centre need not repeat: stakes (on the seats), the deal, what is announced. */
 const QUIET_CALLS = / stakes \d+$| deals$|natural vingt-un$|^Double!$/;
 const STATE_TAGS = {
-  natural: ["natural!", "vu-tag-natural"],
-  over: ["over 21 · face down", "status-bust"],
-  standing: ["stands", ""],
+  natural: [t("natural!"), "vu-tag-natural"],
+  over: [t("over 21 · face down"), "status-bust"],
+  standing: [t("stands"), ""],
 };
+
+/** Why a hand was settled as it was (the engine's reasons, app/games/vingt_un/scoring.py). */
+const SETTLE_REASONS = {
+  "dealer over 21, vingt-un paid twice": () => t("dealer over 21, vingt-un paid twice"),
+  "dealer over 21": () => t("dealer over 21"),
+  "dealer's vingt-un against a vingt-un": () => t("dealer's vingt-un against a vingt-un"),
+  "dealer's vingt-un": () => t("dealer's vingt-un"),
+  "vingt-un paid twice": () => t("vingt-un paid twice"),
+  "dealer equal or higher": () => t("dealer equal or higher"),
+  "higher than the dealer": () => t("higher than the dealer"),
+  "the bank covers no more": () => t("the bank covers no more"),
+};
+const reasonWords = (reason) => SETTLE_REASONS[reason]?.() ?? reason;
 
 const seatOf = (view, n) => (view.seats || []).find((s) => s.seat === n) || null;
 const isSeat = (n) => Number.isInteger(n);
@@ -71,27 +88,31 @@ function headline(view, ctx) {
   const name = (n) => ctx.seatName(n);
   switch (view.phase) {
     case "staking":
-      if (you(view.turn)) return "Look at your card and stake";
-      return isSeat(view.turn) ? `${name(view.turn)} to stake` : "Stakes";
+      if (you(view.turn)) return t("Look at your card and stake");
+      return isSeat(view.turn) ? t("{name} to stake", { name: name(view.turn) }) : t("Stakes");
     case "double":
-      return you(view.turn) ? "Your card: double, or not?" : `${name(view.turn)} looks at the card: double or not?`;
+      return you(view.turn) ? t("Your card: double, or not?") : t("{name} looks at the card: double or not?", { name: name(view.turn) });
     case "playing": {
-      if (!isSeat(view.turn)) return "The players play";
+      if (!isSeat(view.turn)) return t("The players play");
       const count = handsOf(view, view.turn).length;
-      const which = count > 1 && Number.isInteger(view.turn_hand) ? ` hand ${view.turn_hand + 1} of ${count}` : "";
-      return you(view.turn) ? `Your turn${which ? `:${which}` : ""} — draw or stand` : `${name(view.turn)} to play${which}`;
+      if (count > 1 && Number.isInteger(view.turn_hand)) {
+        const which = { hand: view.turn_hand + 1, count, name: name(view.turn) };
+        return you(view.turn) ? t("Your turn: hand {hand} of {count} — draw or stand", which) : t("{name} to play hand {hand} of {count}", which);
+      }
+      return you(view.turn) ? t("Your turn — draw or stand") : t("{name} to play", { name: name(view.turn) });
     }
     case "dealer":
-      return you(view.turn) ? "Your cards are shown: draw or stand" : `${name(view.turn)} shows and draws`;
+      return you(view.turn) ? t("Your cards are shown: draw or stand") : t("{name} shows and draws", { name: name(view.turn) });
     default: {
       const dealer = dealerHand(view);
-      if (dealerNatural(view)) return "The dealer's natural takes the hand";
+      if (dealerNatural(view)) return t("The dealer's natural takes the hand");
       if (allUp(dealer) && typeof dealer.total === "number") {
-        return dealer.total > 21 ? "The dealer is over 21" : `The dealer stands on ${dealer.total}`;
+        return dealer.total > 21 ? t("The dealer is over 21") : t("The dealer stands on {total}", { total: dealer.total });
       }
       const ended = (view.seats || []).some((s) => (s.hands || []).some((h) => typeof h.result === "number"));
-      if (ended) return "Hand over";
-      return isSeat(view.dealer) ? `${you(view.dealer) ? "You deal" : `${name(view.dealer)} deals`} next` : "Waiting for players";
+      if (ended) return t("Hand over");
+      if (!isSeat(view.dealer)) return t("Waiting for players");
+      return you(view.dealer) ? t("You deal next") : t("{name} deals next", { name: name(view.dealer) });
     }
   }
 }
@@ -99,16 +120,23 @@ function headline(view, ctx) {
 /** Announcements: the double call, the naturals. */
 function announcements(view, ctx) {
   const out = [];
-  if (view.doubled === true && IN_HAND.has(view.phase)) out.push({ kind: "double", text: "Double! Every stake is doubled" });
+  if (view.doubled === true && IN_HAND.has(view.phase)) out.push({ kind: "double", text: t("Double! Every stake is doubled") });
   const dealer = handDealer(view);
   if (dealerNatural(view) && isSeat(dealer)) {
-    out.push({ kind: "natural", text: `${dealer === view.you ? "You have" : `${ctx.seatName(dealer)} has`} a natural vingt-un` });
+    out.push({ kind: "natural", text: dealer === view.you ? t("You have a natural vingt-un") : t("{name} has a natural vingt-un", { name: ctx.seatName(dealer) }) });
   }
   for (const seat of players(view)) {
     const hand = seat.hands[0];
     if (hand && hand.state === "natural") {
-      const paid = typeof hand.result === "number" && hand.result > 0 ? ` — paid ${ctx.chips(hand.result)}` : hand.result === 0 ? " — neither pays" : "";
-      out.push({ kind: "natural", seat: seat.seat, text: `${seat.seat === view.you ? "You have" : `${ctx.seatName(seat.seat)} has`} a natural vingt-un${paid}` });
+      const values = { name: ctx.seatName(seat.seat), chips: ctx.chips(hand.result) };
+      const yours = seat.seat === view.you;
+      let text;
+      if (typeof hand.result === "number" && hand.result > 0) {
+        text = yours ? t("You have a natural vingt-un — paid {chips}", values) : t("{name} has a natural vingt-un — paid {chips}", values);
+      } else if (hand.result === 0) {
+        text = yours ? t("You have a natural vingt-un — neither pays") : t("{name} has a natural vingt-un — neither pays", values);
+      } else text = yours ? t("You have a natural vingt-un") : t("{name} has a natural vingt-un", values);
+      out.push({ kind: "natural", seat: seat.seat, text });
     }
   }
   return out;
@@ -122,34 +150,42 @@ function dealerArea(view, ctx) {
   const hand = dealerHand(view);
   const cards = hand && Array.isArray(hand.cards) ? hand.cards : [];
   const label = h("div", { class: "bank-label" },
-    h("span", { class: "badge badge-dealer" }, "Dealer"), " ",
-    h("strong", {}, you ? "You" : ctx.seatName(dealer)),
-    view.doubled === true ? h("span", { class: "tag vu-tag-double" }, "doubled") : null,
-    view.doubled === false && IN_HAND.has(view.phase) ? h("span", { class: "muted small" }, " · no double") : null);
+    h("span", { class: "badge badge-dealer" }, t("Dealer")), " ",
+    h("strong", {}, you ? t("You") : ctx.seatName(dealer)),
+    view.doubled === true ? h("span", { class: "tag vu-tag-double" }, t("doubled")) : null,
+    view.doubled === false && IN_HAND.has(view.phase) ? h("span", { class: "muted small" }, " · ", t("no double")) : null);
   if (!cards.length) return h("div", { class: "bank-area vu-dealer" }, label);
   const known = typeof hand.total === "number" && (allUp(hand) || you);
   const value = known
     ? h("span", { class: `hand-value hand-value-big${hand.total === 21 ? " vu-value-21" : hand.total > 21 ? " vu-value-over" : ""}`,
-      title: allUp(hand) ? "The dealer's total" : "Your total (only you know it)" }, hand.total > 21 ? `${hand.total} · over` : String(hand.total))
+      title: allUp(hand) ? t("The dealer's total") : t("Your total (only you know it)") },
+      hand.total > 21 ? t("{total} · over", { total: hand.total }) : String(hand.total))
     : null;
   let caption = null;
-  if (view.phase === "double" && you) caption = "Double: every stake doubles (and a natural or a win is paid on the doubled stake).";
+  if (view.phase === "double" && you) caption = t("Double: every stake doubles (and a natural or a win is paid on the doubled stake).");
   else if (view.phase === "staking" || view.phase === "double" || view.phase === "playing") {
-    caption = you ? "Face down: only you see your cards." : null;
+    caption = you ? t("Face down: only you see your cards.") : null;
   }
   return h("div", { class: "bank-area vu-dealer" }, label,
     h("div", { class: "bank-cards" }, ctx.cardRow(cards), value),
     caption ? h("p", { class: "muted small vu-caption" }, caption) : null);
 }
 
-/** "Ada won 40 (dealer over 21).", "Ada lost 20 (dealer's vingt-un).": won or lost first. */
+/** "Ada won 40 (dealer over 21).", "Ada lost 20 (dealer's vingt-un).": won or lost first.
+ *  `hand`: "" or " (hand 2)", the hand of a split seat. */
 function settleLine(event, who, hand, ctx) {
-  const reason = typeof event.reason === "string" && event.reason ? ` (${event.reason})` : "";
+  const values = { name: who, hand, reason: reasonWords(event.reason), chips: ctx.chips(Math.abs(event.result)) };
   const result = event.result;
-  if (typeof result !== "number") return `${who}${hand}: settled${reason}.`;
-  if (result > 0) return `${who} won ${ctx.chips(result)}${hand}${reason}.`;
-  if (result < 0) return `${who} lost ${ctx.chips(-result)}${hand}${reason}.`;
-  return `${who}${hand}: neither wins${reason}.`;
+  if (typeof event.reason === "string" && event.reason) {
+    if (typeof result !== "number") return t("{name}{hand}: settled ({reason}).", values);
+    if (result > 0) return t("{name} won {chips}{hand} ({reason}).", values);
+    if (result < 0) return t("{name} lost {chips}{hand} ({reason}).", values);
+    return t("{name}{hand}: neither wins ({reason}).", values);
+  }
+  if (typeof result !== "number") return t("{name}{hand}: settled.", values);
+  if (result > 0) return t("{name} won {chips}{hand}.", values);
+  if (result < 0) return t("{name} lost {chips}{hand}.", values);
+  return t("{name}{hand}: neither wins.", values);
 }
 
 /** One seat's hands, side by side, each with its stake, total, state and result. */
@@ -164,20 +200,20 @@ function handBoxes(seat, view, ctx) {
     if (active) classes.push("is-active");
     const meta = [];
     if (!isDealer && typeof hand.stake === "number" && hand.stake > 0) {
-      meta.push(h("span", { class: "stake", title: view.doubled ? "Stake (doubled)" : "Stake" }, `Stake ${ctx.chips(hand.stake)}`));
+      meta.push(h("span", { class: "stake", title: view.doubled ? t("Stake (doubled)") : t("Stake") }, t("Stake {chips}", { chips: ctx.chips(hand.stake) })));
     }
     const total = typeof hand.total === "number" && state !== "over"
-      ? h("span", { class: "hand-value", title: allUp(hand) ? "Total" : "Your total (only you know it)" }, String(hand.total))
+      ? h("span", { class: "hand-value", title: allUp(hand) ? t("Total") : t("Your total (only you know it)") }, String(hand.total))
       : null;
     const tag = isDealer ? null : STATE_TAGS[state];
-    const why = state === "over" ? "Over 21: the hand is turned face down; its first two cards are never shown" : null;
+    const why = state === "over" ? t("Over 21: the hand is turned face down; its first two cards are never shown") : null;
     if (tag) meta.push(h("span", { class: `tag status ${tag[1]}`, title: why }, tag[0]));
-    if (active) meta.push(h("span", { class: "tag vu-tag-turn" }, "to play"));
+    if (active) meta.push(h("span", { class: "tag vu-tag-turn" }, t("to play")));
     if (typeof hand.result === "number") {
-      meta.push(h("span", { class: `delta ${hand.result > 0 ? "delta-up" : hand.result < 0 ? "delta-down" : ""}`, title: "This hand" }, ctx.signed(hand.result)));
+      meta.push(h("span", { class: `delta ${hand.result > 0 ? "delta-up" : hand.result < 0 ? "delta-down" : ""}`, title: t("This hand") }, ctx.signed(hand.result)));
     }
     return h("div", { class: classes.join(" "), dataset: { hand: index, state, stake: hand.stake ?? 0 } },
-      hands.length > 1 ? h("span", { class: "vu-hand-no", title: `Hand ${index + 1}` }, String(index + 1)) : null,
+      hands.length > 1 ? h("span", { class: "vu-hand-no", title: t("Hand {number}", { number: index + 1 }) }, String(index + 1)) : null,
       h("div", { class: "vu-cards" }, ctx.cardRow(hand.cards, { small: true }), total),
       meta.length ? h("div", { class: "hand-meta" }, meta) : null);
   });
@@ -185,7 +221,7 @@ function handBoxes(seat, view, ctx) {
 }
 
 export default {
-  labels: { stake: "Stake", double: "Double!", no_double: "No double", split: "Split", draw: "Draw", stand: "Stand" },
+  labels: { stake: t("Stake"), double: t("Double!"), no_double: t("No double"), split: t("Split"), draw: t("Draw"), stand: t("Stand") },
 
   renderCenter(view, el, ctx) {
     const { h } = ctx;
@@ -202,30 +238,31 @@ export default {
     if (dealer) el.append(dealer);
     const next = view.dealer;
     if (!IN_HAND.has(view.phase) && isSeat(next) && next !== handDealer(view)) {
-      el.append(h("p", { class: "vu-announce vu-announce-deal" }, `The deal passes: ${next === view.you ? "you deal" : `${ctx.seatName(next)} deals`} next`));
+      el.append(h("p", { class: "vu-announce vu-announce-deal" },
+        next === view.you ? t("The deal passes: you deal next") : t("The deal passes: {name} deals next", { name: ctx.seatName(next) })));
     }
 
     // Your stake, when the bank cannot cover all the control offers (the server cuts it).
-    const range = (view.legal || []).find((t) => t.kind === "stake")?.params?.amount;
+    const range = (view.legal || []).find((tp) => tp.kind === "stake")?.params?.amount;
     if (range && typeof view.cover === "number" && range.max > view.cover) {
       el.append(h("p", { class: "vu-note" }, view.cover > 0
-        ? `The bank covers only ${ctx.chips(view.cover)} more: a larger stake is cut to that.`
-        : "The bank covers nothing more: you cannot stake this hand."));
+        ? t("The bank covers only {chips} more: a larger stake is cut to that.", { chips: ctx.chips(view.cover) })
+        : t("The bank covers nothing more: you cannot stake this hand.")));
     }
 
     // The dealer's recent calls worth a look (the stakes are on the seats), in the players' names.
     const recent = calls(view).filter((c) => !QUIET_CALLS.test(c)).slice(-CALLS_SHOWN).map((c) => named(c, ctx));
     if (recent.length && IN_HAND.has(view.phase)) {
-      el.append(h("ul", { class: "messages vu-calls", "aria-label": "The dealer's calls" }, recent.map((c) => h("li", {}, c))));
+      el.append(h("ul", { class: "messages vu-calls", "aria-label": t("The dealer's calls") }, recent.map((c) => h("li", {}, serverWords(c)))));
     }
 
     if (view.phase !== "staking" && !(view.phase === "waiting" && !dealerHand(view))) return; // the play needs the room
     const facts = [];
     const limits = view.limits || {};
-    if (typeof limits.min_bet === "number") facts.push(`Stakes ${ctx.chips(limits.min_bet)}–${ctx.chips(limits.max_bet)}`);
-    if (view.phase === "staking" && typeof view.cover === "number") facts.push(`the bank covers stakes of ${ctx.chips(view.cover)} more`);
-    if (typeof view.pack === "number") facts.push(`Pack ${view.pack}`);
-    if (typeof view.pile === "number" && view.pile > 0) facts.push(`Pile ${view.pile}`);
+    if (typeof limits.min_bet === "number") facts.push(t("Stakes {least}–{most}", { least: ctx.chips(limits.min_bet), most: ctx.chips(limits.max_bet) }));
+    if (view.phase === "staking" && typeof view.cover === "number") facts.push(t("the bank covers stakes of {chips} more", { chips: ctx.chips(view.cover) }));
+    if (typeof view.pack === "number") facts.push(t("Pack {count}", { count: view.pack }));
+    if (typeof view.pile === "number" && view.pile > 0) facts.push(t("Pile {count}", { count: view.pile }));
     if (facts.length) el.append(h("p", { class: "facts muted small" }, facts.join(" · ")));
   },
 
@@ -234,34 +271,42 @@ export default {
     // The dealer's hand is drawn large in the middle; a seat shows the players' hands.
     const dealer = handDealer(view);
     if (seat.seat !== dealer && Array.isArray(seat.hands) && seat.hands.length) el.append(handBoxes(seat, view, ctx));
-    if (seat.state === "sitting out") el.append(h("span", { class: "tag" }, "sits out: no cover left"));
+    if (seat.state === "sitting out") el.append(h("span", { class: "tag" }, t("sits out: no cover left")));
     else if (seat.state === "waiting" && IN_HAND.has(view.phase) && seat.seat !== dealer) {
       const least = 4 * (view.limits?.min_bet || 0); // a stake needs four times its size behind it
-      el.append(h("span", { class: "tag" }, seat.stack < least ? `needs ${ctx.chips(least)} chips to play` : "plays from the next hand"));
+      el.append(h("span", { class: "tag" }, seat.stack < least ? t("needs {chips} chips to play", { chips: ctx.chips(least) }) : t("plays from the next hand")));
     }
   },
 
   describeEvent(event, ctx) {
     const who = Number.isInteger(event.seat) ? ctx.seatName(event.seat) : "";
-    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : "a card");
-    const hand = Number.isInteger(event.hand) && event.hand > 0 ? ` (hand ${event.hand + 1})` : "";
+    const card = (c) => (typeof c === "string" ? ctx.cardText(c) : t("a card"));
+    // the hand of a split seat, after the seat's name or the action: " (hand 2)"
+    const which = Number.isInteger(event.hand) && event.hand > 0 ? t("(hand {number})", { number: event.hand + 1 }) : "";
+    const hand = which ? ` ${which}` : "";
+    const name = who;
     switch (event.kind) {
-      case "start": return `${ctx.seatName(event.dealer)} deals.`;
-      case "deal": return typeof event.card === "string" ? `Your card: ${card(event.card)}.` : null;
-      case "stake": return `${who} stakes ${ctx.chips(event.amount)}.`;
-      case "stake_cut": return `${who}'s stake is cut to ${ctx.chips(event.stake)}: the bank covers no more.`;
-      case "sit_out": return `${who} cannot stake: ${event.reason}.`;
-      case "double": return `${who} calls “Double!”`;
+      case "start": return t("{name} deals.", { name: ctx.seatName(event.dealer) });
+      case "deal": return typeof event.card === "string" ? t("Your card: {card}.", { card: card(event.card) }) : null;
+      case "stake": return t("{name} stakes {chips}.", { name, chips: ctx.chips(event.amount) });
+      case "stake_cut": return t("{name}'s stake is cut to {chips}: the bank covers no more.", { name, chips: ctx.chips(event.stake) });
+      case "sit_out": return t("{name} cannot stake: {reason}.", { name, reason: reasonWords(event.reason) });
+      case "double": return t("{name} calls “Double!”", { name });
       case "no_double": return null;
-      case "show": return `${who} shows ${(event.cards || []).map(card).join(" ")}${typeof event.total === "number" ? ` (${event.total})` : ""}${hand}.`;
-      case "split": return `${who} splits${typeof event.stake === "number" ? `, staking ${ctx.chips(event.stake)}` : ""}.`;
-      case "draw": return `${who} draws ${typeof event.card === "string" ? card(event.card) : "a card"}${hand}.`;
-      case "over": return `${who} is over 21${hand} and pays ${ctx.chips(event.stake)}.`;
-      case "stand": return `${who} stands${hand}.`;
-      case "dealer_total": return event.total > 21 ? "The dealer is over 21." : `The dealer stands on ${event.total}.`;
+      case "show": {
+        const cards = (event.cards || []).map(card).join(" ");
+        return typeof event.total === "number"
+          ? t("{name} shows {cards} ({total}){hand}.", { name, cards, total: event.total, hand })
+          : t("{name} shows {cards}{hand}.", { name, cards, hand });
+      }
+      case "split": return typeof event.stake === "number" ? t("{name} splits, staking {chips}.", { name, chips: ctx.chips(event.stake) }) : t("{name} splits.", { name });
+      case "draw": return t("{name} draws {card}{hand}.", { name, card: card(event.card), hand });
+      case "over": return t("{name} is over 21{hand} and pays {chips}.", { name, hand, chips: ctx.chips(event.stake) });
+      case "stand": return t("{name} stands{hand}.", { name, hand });
+      case "dealer_total": return event.total > 21 ? t("The dealer is over 21.") : t("The dealer stands on {total}.", { total: event.total });
       case "settle": return settleLine(event, who, hand, ctx);
-      case "natural_paid_by_all": return `${who} pays ${ctx.seatName(event.to)} ${ctx.chips(event.amount)} for the natural.`;
-      case "deal_passes": return `The deal passes to ${who}.`;
+      case "natural_paid_by_all": return t("{name} pays {to} {chips} for the natural.", { name, to: ctx.seatName(event.to), chips: ctx.chips(event.amount) });
+      case "deal_passes": return t("The deal passes to {name}.", { name });
       default: return undefined;
     }
   },

@@ -1,6 +1,7 @@
 // En og tredive: your hand, and your discards while you choose them (static/js/games/
 // en-og-tredive.js). The cards you pick are remembered between views until you send them or
 // the choice offered changes.
+import { t, tn } from "../../i18n.js";
 import { cardsOf, chipStack, handOf, handValue, seatOf, templateOf } from "./reading.js";
 
 /** Your discard choice while you make it. */
@@ -24,7 +25,7 @@ export function handBlock(view, ctx) {
   const chosen = memory.pick.cards;
 
   const box = h("div", { class: `eot-hand${picking ? " eot-hand-picker" : ""}`, role: "group",
-    "aria-label": picking ? "Your hand: tap the cards to discard, in order" : "Your hand", "data-testid": "eot-hand" });
+    "aria-label": picking ? t("Your hand: tap the cards to discard, in order") : t("Your hand"), "data-testid": "eot-hand" });
   const render = () => {
     // the card that had the focus keeps it through the redraw (else it would fall to the page)
     const focused = box.contains(document.activeElement) ? document.activeElement.dataset.code || null : null;
@@ -35,14 +36,16 @@ export function handBlock(view, ctx) {
       node.classList.add("eot-card");
       if (code === hand.drawn) {
         node.classList.add("eot-new");
-        node.append(h("span", { class: "eot-new-tag" }, "new"));
+        node.append(h("span", { class: "eot-new-tag" }, t("new")));
       }
       if (picking) {
         node.type = "button";
         node.classList.add("pickable");
         node.setAttribute("aria-pressed", String(at >= 0));
         node.dataset.code = code;
-        node.setAttribute("aria-label", `${ctx.cardText(code)}${at >= 0 ? `: discard number ${at + 1}` : ": keep"}`);
+        node.setAttribute("aria-label", at >= 0
+          ? t("{card}: discard number {number}", { card: ctx.cardText(code), number: at + 1 })
+          : t("{card}: keep", { card: ctx.cardText(code) }));
         if (at >= 0) node.append(h("span", { class: "order-badge", "aria-hidden": "true" }, String(at + 1)));
         node.addEventListener("click", () => {
           const i = chosen.indexOf(code);
@@ -58,15 +61,15 @@ export function handBlock(view, ctx) {
     // On a laptop this block is your place at the table (your seat box is not drawn), so it
     // says what the seat box would: your stack, your bets, the deal, the knock.
     const head = h("div", { class: "eot-hand-head" },
-      h("span", { class: "eot-you" }, "You"),
-      me.role === "dealer" ? h("span", { class: "badge badge-dealer" }, "Dealer") : null,
-      me.knocked ? h("span", { class: "tag tag-offer" }, "knocked") : null,
-      h("span", { class: "eot-stack", title: "Your stack" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), ctx.chips(me.stack)),
-      h("span", { class: `eot-bets${bets ? "" : " is-empty"}`, title: "Your bets in front of you" },
-        h("span", { class: "eot-bet-chips", "aria-hidden": "true" }, chipStack(h, bets, 8)), bets ? `${bets} bet${bets === 1 ? "" : "s"}` : "no bets left"),
-      h("span", { class: "hand-value hand-value-big", title: picking ? "Your hand's value after these discards" : "Your hand's value",
+      h("span", { class: "eot-you" }, t("You")),
+      me.role === "dealer" ? h("span", { class: "badge badge-dealer" }, t("Dealer")) : null,
+      me.knocked ? h("span", { class: "tag tag-offer" }, t("knocked")) : null,
+      h("span", { class: "eot-stack", title: t("Your stack") }, h("span", { class: "chip-icon", "aria-hidden": "true" }), ctx.chips(me.stack)),
+      h("span", { class: `eot-bets${bets ? "" : " is-empty"}`, title: t("Your bets in front of you") },
+        h("span", { class: "eot-bet-chips", "aria-hidden": "true" }, chipStack(h, bets, 8)), bets ? tn("{n} bet", "{n} bets", bets) : t("no bets left")),
+      h("span", { class: "hand-value hand-value-big", title: picking ? t("Your hand's value after these discards") : t("Your hand's value"),
         "data-testid": "eot-value" }, String(value)),
-      picking && chosen.length ? h("span", { class: "muted small" }, "after discarding") : null);
+      picking && chosen.length ? h("span", { class: "muted small" }, t("after discarding")) : null);
     const parts = [head, h("div", { class: "eot-hand-cards" }, cards)];
     if (picking) parts.push(pickerBar(ctx, spec, chosen, () => {
       memory.pick = { key: null, cards: [] };
@@ -81,11 +84,11 @@ export function handBlock(view, ctx) {
 function pickerBar(ctx, spec, chosen, sent) {
   const { h } = ctx;
   const ok = chosen.length >= spec.min && chosen.length <= spec.max;
-  const label = chosen.length === 0 ? (spec.min === 0 ? "Discard nothing" : "Discard")
-    : `Discard ${chosen.length} (${ctx.cardText(chosen[chosen.length - 1])} on top)`;
+  const label = chosen.length === 0 ? (spec.min === 0 ? t("Discard nothing") : t("Discard"))
+    : t("Discard {count} ({card} on top)", { count: chosen.length, card: ctx.cardText(chosen[chosen.length - 1]) });
   const hint = chosen.length < spec.min
-    ? `Pick at least ${spec.min}: you hold ${spec.subset_of.length} cards.`
-    : chosen.length ? "Tap a chosen card again to keep it." : "Tap the cards to discard; the last one picked ends on top.";
+    ? tn("Pick at least {least}: you hold {n} card.", "Pick at least {least}: you hold {n} cards.", spec.subset_of.length, { least: spec.min })
+    : chosen.length ? t("Tap a chosen card again to keep it.") : t("Tap the cards to discard; the last one picked ends on top.");
   // The order badges on the cards show the discard order; the button names the top card.
   return h("div", { class: "eot-picker" },
     h("button", { type: "button", class: "btn btn-primary btn-action eot-discard-btn", disabled: !ok, "data-testid": "eot-discard",

@@ -1,14 +1,15 @@
 // En og tredive's reading of the view, its hand values (docs/rules.md §5) and its bets drawn as chips,
 // shared by its modules (static/js/games/en-og-tredive.js and en-og-tredive/hand.js).
+import { t } from "../../i18n.js";
 
 export const seatOf = (view, n) => (view.seats || []).find((s) => s.seat === n) || null;
 export const handOf = (seat) => (seat && Array.isArray(seat.hands) && seat.hands.length ? seat.hands[0] : null);
-export const templateOf = (view, kind) => (view.legal || []).find((t) => t.kind === kind) || null;
+export const templateOf = (view, kind) => (view.legal || []).find((tp) => tp.kind === kind) || null;
 export const cardsOf = (hand) => (hand && Array.isArray(hand.cards) ? hand.cards : []);
 export const isYou = (view, n) => n !== null && n !== undefined && n === view.you;
 
 export function who(view, ctx, n, { capital = true } = {}) {
-  if (isYou(view, n)) return capital ? "You" : "you";
+  if (isYou(view, n)) return capital ? t("You") : t("you");
   return ctx.seatName(n);
 }
 

@@ -2,7 +2,8 @@
 // beside the DEALER badge with the count of the deal, and the dealer's hand, large: backs for the
 // others while it is hidden; for the dealer, each card a button that stands keeping it face down
 // (or, without ctx.act, the generated control for it), lit together with that control.
-import { cardsOf, concealChoice, fourteenWord, handDealer, handOf, isSeat, ordinal, standTemplate } from "./reading.js";
+import { t, tn } from "../../i18n.js";
+import { cardsOf, concealChoice, fourteenWord, handDealer, handOf, isSeat, labelWords, ordinal, standTemplate } from "./reading.js";
 
 /**
  * The dealer, named beside the DEALER badge, and the dealer's hand, large: backs for the others
@@ -27,18 +28,15 @@ export function dealerArea(view, ctx, revealed) {
   const thisHand = upcoming ? dealt + 1 : dealt;
   const dealerIsYou = dealer !== null && dealer === view.you;
   const label = dealer === null ? null : h("div", { class: "bank-label" },
-    h("span", { class: "badge badge-dealer" }, "Dealer"), " ",
-    h("strong", { "data-testid": "dealer-name", dataset: { seat: dealer } }, dealerIsYou ? "You" : ctx.seatName(dealer)),
-    thisHand > 0 ? h("span", { class: "muted", "data-testid": "deal-count" },
-      upcoming
-        ? ` · deals next: ${ordinal(thisHand)} hand of ${dealerIsYou ? "your" : "the"} deal`
-        : ` · ${ordinal(thisHand)} hand of ${dealerIsYou ? "your" : "the"} deal`) : null);
+    h("span", { class: "badge badge-dealer" }, t("Dealer")), " ",
+    h("strong", { "data-testid": "dealer-name", dataset: { seat: dealer } }, dealerIsYou ? t("You") : ctx.seatName(dealer)),
+    thisHand > 0 ? h("span", { class: "muted", "data-testid": "deal-count" }, " · ", dealCount(thisHand, upcoming, dealerIsYou)) : null);
   if (!isSeat(owner) || !inHand || (!cards.length && view.phase === "staking")) {
     return h("div", { class: "bank-area g31-dealer" }, label);
   }
   const ownerLine = passed
     ? h("p", { class: "muted small g31-hand-owner", "data-testid": "dealer-hand-owner" },
-      `${you ? "Your" : `${ctx.seatName(owner)}'s`} hand, as the last dealer`)
+      you ? t("Your hand, as the last dealer") : t("{name}'s hand, as the last dealer", { name: ctx.seatName(owner) }))
     : null;
 
   const conceal = you && view.phase === "dealer" ? concealChoice(view) : null;
@@ -51,14 +49,15 @@ export function dealerArea(view, ctx, revealed) {
     const wasHidden = view.last_hand && view.last_hand.outcome === "other" && revealed === index;
     if (hiddenNow || wasHidden) {
       node.classList.add(hiddenNow ? "g31-concealed" : "g31-revealed");
-      node.append(h("span", { class: "g31-hidden-tag", "aria-hidden": "true" }, hiddenNow ? "hidden" : "was hidden"));
+      node.append(h("span", { class: "g31-hidden-tag", "aria-hidden": "true" }, hiddenNow ? t("hidden") : t("was hidden")));
     }
     if (pick) {
       node.type = "button";
       node.classList.add("pickable", "g31-pick");
-      node.setAttribute("aria-label", `Stand and keep ${ctx.cardText(card.card)} face down`);
-      node.title = `Stand and keep ${ctx.cardText(card.card)} face down`;
-      node.append(h("span", { class: "g31-pick-tag", "aria-hidden": "true" }, "hide"));
+      const keep = t("Stand and keep {card} face down", { card: ctx.cardText(card.card) });
+      node.setAttribute("aria-label", keep);
+      node.title = keep;
+      node.append(h("span", { class: "g31-pick-tag", "aria-hidden": "true" }, t("hide")));
       node.addEventListener("click", () => (typeof ctx.act === "function" ? ctx.act({ kind: "stand", conceal: index }) : chooseConceal(index)));
       node.addEventListener("mouseenter", () => markConceal(index, true));
       node.addEventListener("mouseleave", () => markConceal(index, false));
@@ -72,28 +71,35 @@ export function dealerArea(view, ctx, revealed) {
   const value = known
     ? h("span", { class: `hand-value hand-value-big${hand.label === "31" || hand.label === "14" || hand.label === "pair of twos" ? " g31-value-hot" : ""}`,
       title: you && !view.last_hand && view.dealer_outcome !== "31" && view.dealer_outcome !== "14" && view.dealer_outcome !== "bust"
-        ? "Your hand (only you know it)" : "The dealer's hand" },
-      hand.label === "bust" ? "bust" : String(hand.label ?? hand.value))
+        ? t("Your hand (only you know it)") : t("The dealer's hand") },
+      labelWords(hand.label ?? hand.value))
     : null;
 
   let caption = null;
   const count = cards.length;
-  const cardsWord = `${count} card${count === 1 ? "" : "s"}`;
   if (view.phase === "dealer") {
     if (you && conceal) {
-      caption = count === 1 ? "To stand, click your card: it stays face down."
-        : "To stand, click the card to keep face down: the others see the rest.";
+      caption = count === 1 ? t("To stand, click your card: it stays face down.")
+        : t("To stand, click the card to keep face down: the others see the rest.");
     } else if (you && standTemplate(view)) {
-      caption = hand?.label === "31" ? "You hold 31: stand to show it and collect every stake."
-        : `You hold ${hand?.label}: stand to show it — ${fourteenWord(view)}.`;
-    } else if (you) caption = "Only you see these cards.";
-    else caption = `${cardsWord} drawn, seen by the dealer alone`;
+      caption = hand?.label === "31" ? t("You hold 31: stand to show it and collect every stake.")
+        : t("You hold {label}: stand to show it — {rule}.", { label: labelWords(hand?.label), rule: fourteenWord(view) });
+    } else if (you) caption = t("Only you see these cards.");
+    else caption = tn("{n} card drawn, seen by the dealer alone", "{n} cards drawn, seen by the dealer alone", count);
   } else if (view.phase === "players" && view.dealer_outcome === "other") {
-    caption = you ? "Marked hidden: face down until the showdown." : `${cardsWord}: one kept face down until the showdown`;
+    caption = you ? t("Marked hidden: face down until the showdown.")
+      : tn("{n} card: one kept face down until the showdown", "{n} cards: one kept face down until the showdown", count);
   }
   return h("div", { class: "bank-area g31-dealer" }, label, ownerLine,
     h("div", { class: "bank-cards" }, row, value),
     caption ? h("p", { class: "muted small g31-caption", "data-testid": "dealer-caption" }, caption) : null);
+}
+
+/** "deals next: third hand of your deal", "11th hand of the deal". */
+function dealCount(n, upcoming, yours) {
+  const which = ordinal(n);
+  if (upcoming) return yours ? t("deals next: {ordinal} hand of your deal", { ordinal: which }) : t("deals next: {ordinal} hand of the deal", { ordinal: which });
+  return yours ? t("{ordinal} hand of your deal", { ordinal: which }) : t("{ordinal} hand of the deal", { ordinal: which });
 }
 
 /** Without ctx.act: stand concealing card `index` through the generated control for it. */

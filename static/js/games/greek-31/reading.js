@@ -1,18 +1,36 @@
 // Greek 31's reading of the view, shared by its modules (static/js/games/greek-31.js and
 // greek-31/dealer.js): seats, hands, the dealer of the hand on the table, its outcome, words.
+import { t } from "../../i18n.js";
 
+/** The ace rules in words (each a function: the words of the reader's language). */
 export const ACE_RULES = {
-  at_most_one_low: "one ace may count 1",
-  at_least_one_high: "one ace counts 11",
-  alternating: "aces 1, 11, 1, 11…",
+  at_most_one_low: () => t("one ace may count 1"),
+  at_least_one_high: () => t("one ace counts 11"),
+  alternating: () => t("aces 1, 11, 1, 11…"),
 };
 
-export const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
-/** "third", "11th", "21st", "22nd", "23rd", "111th": past ten, the English suffix. */
+/** "third", "11th", "21st", "22nd", "23rd", "111th": the count of a hand in a deal, as the
+ *  reader's language writes it (past ten, the English suffix chooses the message). */
 export function ordinal(n) {
-  if (n >= 0 && n < ORDINALS.length) return ORDINALS[n];
+  const words = [
+    null, () => t("first"), () => t("second"), () => t("third"), () => t("fourth"), () => t("fifth"),
+    () => t("sixth"), () => t("seventh"), () => t("eighth"), () => t("ninth"), () => t("tenth"),
+  ];
+  if (n === 0) return t("zeroth");
+  if (n > 0 && n < words.length) return words[n]();
   const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+  const suffix = teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  if (suffix === "st") return t("{n}st", { n });
+  if (suffix === "nd") return t("{n}nd", { n });
+  if (suffix === "rd") return t("{n}rd", { n });
+  return t("{n}th", { n });
+}
+
+/** A hand's label as the engine writes it ("31", "pair of twos", "14", "28", "bust"), in words. */
+export function labelWords(label) {
+  if (label === "pair of twos") return t("pair of twos");
+  if (label === "bust") return t("bust");
+  return String(label ?? "");
 }
 
 export const seatOf = (view, n) => (view.seats || []).find((s) => s.seat === n) || null;
@@ -46,16 +64,10 @@ export function players(view) {
 /** The outcome of the dealer's draw, now or in the hand just played. */
 export const outcomeOf = (view) => (view.last_hand ? view.last_hand.outcome : view.dealer_outcome) || null;
 
-export const standTemplate = (view) => (view.legal || []).find((t) => t.kind === "stand") || null;
+export const standTemplate = (view) => (view.legal || []).find((tp) => tp.kind === "stand") || null;
 export const concealChoice = (view) => {
   const spec = standTemplate(view)?.params?.conceal;
   return spec && Array.isArray(spec.one_of) ? spec.one_of : null;
 };
 
-export const fourteenWord = (view) => (view.rules?.heath ? "only a 31 or a pair of twos beats it" : "only a 31 beats it");
-
-/** "Ada" or "you". */
-export function who(view, ctx, n, capital = false) {
-  if (n === view.you) return capital ? "You" : "you";
-  return ctx.seatName(n);
-}
+export const fourteenWord = (view) => (view.rules?.heath ? t("only a 31 or a pair of twos beats it") : t("only a 31 beats it"));

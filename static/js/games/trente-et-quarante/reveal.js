@@ -8,6 +8,8 @@
 // always show a figure: while the coup is revealed, each bettor's stack from before the deal;
 // from the settlement on (and whenever no coup is revealed), the view's.
 import { chips } from "../../dom.js";
+import { formatTime } from "../../i18n.js";
+import { rienNeVaPlus } from "./common.js";
 
 /** What the reveal remembers between views. */
 const memory = {
@@ -164,7 +166,7 @@ function logEntries() {
 
 function holdResultLines(r) {
   const entries = logEntries(); // newest first
-  const at = entries.findIndex((li) => li.textContent.trim().endsWith("Rien ne va plus."));
+  const at = entries.findIndex((li) => li.textContent.trim().endsWith(rienNeVaPlus()));
   if (at < 0) return;
   r.anchor = entries[at];
   r.held = entries.slice(0, at);
@@ -180,7 +182,7 @@ function logCoup(r) {
 function flushLogLines() {
   const pending = memory.logLines;
   memory.logLines = null;
-  const anchor = logEntries().find((li) => li.textContent.trim().endsWith("Rien ne va plus.")) || null;
+  const anchor = logEntries().find((li) => li.textContent.trim().endsWith(rienNeVaPlus())) || null;
   writeLines(pending.lines, anchor);
 }
 
@@ -190,7 +192,7 @@ function writeLines(lines, anchor) {
   if (!list || !lines.length) return;
   const placed = anchor && anchor.parentElement === list;
   const stamp = (placed && anchor.querySelector("time")?.textContent)
-    || new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    || formatTime(new Date(), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   let newest = placed ? anchor : null;
   for (const text of lines) {
     const time = document.createElement("time");
