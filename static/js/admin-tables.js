@@ -73,7 +73,7 @@ function tableCard(table, ctx) {
 
   const pauseNote = paused
     ? h("p", { class: "admin-paused" }, h("strong", {}, t("Paused")),
-        table.pause_reason ? ` — ${table.pause_reason}` : " ", table.pause_reason ? null : t("(no reason given)"))
+        table.pause_reason ? [" — ", h("span", { class: "admin-pause-reason" }, table.pause_reason)] : [" ", t("(no reason given)")])
     : null;
 
   const linkInput = h("input", { class: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
