@@ -4,7 +4,7 @@
 // /api/admin/rooms/{id}/close: its table closes for good, every stack home, and the room with
 // it). A refresh keeps what the host is typing in a reason.
 import { botTag } from "./admin-tables.js";
-import { $, chips, fill, h, toast } from "./dom.js";
+import { $, fill, h, toast } from "./dom.js";
 import { formatDate, t, tn } from "./i18n.js";
 
 function opened(iso) {
@@ -84,7 +84,7 @@ function roomCard(r, ctx) {
     h("span", { class: "muted small" }, t("hosted by {name}", { name: r.host.name })));
   const facts = h("p", { class: "muted small admin-room-facts" },
     [t("opened {when}", { when: opened(r.opened) }), tn("{n} table", "{n} tables", r.tables_played),
-      tn("{n} hand", "{n} hands", r.hands), t("{n} watching", { n: chips(r.watching) })].filter(Boolean).join(" · "));
+      tn("{n} hand", "{n} hands", r.hands), tn("{n} watching", "{n} watching", r.watching)].filter(Boolean).join(" · "));
   return h("li", { class: "admin-table-card admin-room-card", dataset: { roomId: r.room_id } },
     head, facts, tableNow(r), seatedList(r), closeControls(r, ctx));
 }
@@ -101,7 +101,7 @@ export function renderRooms(ctx) {
   const focusId = focused && document.activeElement.classList.contains("admin-reason") ? focused.dataset.roomId : null;
 
   const n = state.rooms.length;
-  $("#rooms-count").textContent = t("{n} open", { n: chips(n) });
+  $("#rooms-count").textContent = tn("{n} open", "{n} open", n);
   if (!n) {
     fill($("#admin-rooms"), h("p", { class: "muted" }, t("No room is open.")));
 

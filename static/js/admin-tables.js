@@ -2,7 +2,7 @@
 // person or a bot to remove), pause or resume, a bot to add, and a close confirmed with a reason.
 // A refresh keeps what the host is typing in a reason. Each button goes through the page's
 // `act` (disable, run, say what went wrong, redraw from the server).
-import { $, chips, fill, h, toast } from "./dom.js";
+import { $, fill, h, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { seatedWords } from "./seated-words.js";
 
@@ -67,7 +67,7 @@ function tableCard(table, ctx) {
     table.private ? h("span", { class: "pill pill-private" }, t("Private")) : null,
     h("span", { class: "muted small" }, [
       seatedWords(table),
-      t("{n} watching", { n: chips(table.spectators || 0) }),
+      tn("{n} watching", "{n} watching", table.spectators || 0),
       tn("{n} hand", "{n} hands", table.hands_played || 0),
     ].join(" · ")));
 
@@ -166,7 +166,7 @@ export function renderTables(ctx) {
     ? `${focused.dataset.tableId}|${document.activeElement.closest(".admin-close") ? "close" : "pause"}` : null;
 
   const n = state.tables.length;
-  $("#tables-count").textContent = t("{n} open", { n: chips(n) });
+  $("#tables-count").textContent = tn("{n} open", "{n} open", n);
   if (!n) {
     fill($("#admin-tables"), h("p", { class: "muted" }, t("No table is open.")));
 
