@@ -71,6 +71,7 @@ function describe(a, names) {
     case "set_starting_bankroll": return t("Set the starting bankroll to {chips} chips", { chips: chips(d.value) });
     case "recovery_closed_table":
       return t("The server closed {table} at start-up; its chips went back to the players", { table: tableName(names, d.table_id) });
+    case "seed_table": return t("Seed table {detail}", { detail: JSON.stringify(d) }); // the tests' fixed shuffle
     default: return `${humanize(a.action)} ${JSON.stringify(d)}`;
   }
 }

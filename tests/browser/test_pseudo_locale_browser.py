@@ -75,6 +75,9 @@ DATA = (
     ".table-item-name",
     ".whoami-name",
     "#open-game-rules",  # "How to play {title}": the title is the game's name
+    ".player-check-name",  # settle-up: the players' names
+    "#nets-table th[scope=row] a",
+    ".payment-who strong",
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
