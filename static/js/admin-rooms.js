@@ -4,40 +4,49 @@
 // /api/admin/rooms/{id}/close: its table closes for good, every stack home, and the room with
 // it). A refresh keeps what the host is typing in a reason.
 import { botTag } from "./admin-tables.js";
-import { $, chips, fill, h, toast } from "./dom.js";
-
-function plural(n, one, many = `${one}s`) {
-  return `${chips(n)} ${n === 1 ? one : many}`;
-}
+import { $, fill, h, toast } from "./dom.js";
+import { formatDate, t, tn } from "./i18n.js";
 
 function opened(iso) {
   const when = new Date(iso);
-  return Number.isNaN(when.getTime()) ? "" : when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return Number.isNaN(when.getTime()) ? "" : formatDate(when, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function tableNow(r) {
-  const t = r.table;
-  if (!t) return h("p", { class: "muted small admin-room-now" }, "Its table is not served now.");
-  const state = t.status === "paused" ? "Paused" : t.in_hand ? "Playing" : "Waiting";
-  return h("p", { class: "admin-room-now" },
-    h("span", { class: "muted small" }, "Now: "),
-    h("strong", {}, t.game_title || t.game), " ",
-    h("span", { class: `pill pill-${state.toLowerCase()}` }, state), " at ",
-    h("a", { href: t.path, target: "_blank", rel: "noopener", class: "admin-room-table" }, `table ${t.table_id}`));
+  const table = r.table;
+  if (!table) return h("p", { class: "muted small admin-room-now" }, t("Its table is not served now."));
+  const state = table.status === "paused" ? "paused" : table.in_hand ? "playing" : "waiting";
+  const STATE_WORDS = { paused: t("Paused"), playing: t("Playing"), waiting: t("Waiting") };
+  return h("p", { class: "admin-room-now" }, ...placed(t("{now} {game} {state} at {table}"), {
+    now: h("span", { class: "muted small" }, t("Now:")),
+    game: h("strong", {}, table.game_title || table.game),
+    state: h("span", { class: `pill pill-${state}` }, STATE_WORDS[state]),
+    table: h("a", { href: table.path, target: "_blank", rel: "noopener", class: "admin-room-table" }, t("table {id}", { id: table.table_id })),
+  }));
 }
 
+/** A sentence's parts: its text, each {name} in it replaced by the node `nodes[name]` (a
+ *  sentence with markup inside stays one message). */
+function placed(text, nodes) {
+  return text.split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name && Object.hasOwn(nodes, name) ? nodes[name] : part;
+  });
+}
+
+
 function seatedList(r) {
-  if (!r.seated.length) return h("p", { class: "muted small" }, "Nobody seated.");
-  return h("ul", { class: "admin-room-seated", "aria-label": `Seated in ${r.name} now` },
-    r.seated.map((s) => h("li", {}, h("span", { class: "seat-no" }, `Seat ${s.seat}`), " ",
+  if (!r.seated.length) return h("p", { class: "muted small" }, t("Nobody seated."));
+  return h("ul", { class: "admin-room-seated", "aria-label": t("Seated in {name} now", { name: r.name }) },
+    r.seated.map((s) => h("li", {}, h("span", { class: "seat-no" }, t("Seat {seat}", { seat: s.seat })), " ",
       h("span", { class: "admin-seat-name" }, s.name), botTag(s))));
 }
 
 function closeControls(r, ctx) {
   const { state, host, act } = ctx;
   if (!state.closingRooms.has(r.room_id)) {
-    const close = h("button", { type: "button", class: "btn btn-small btn-quiet btn-danger-quiet", dataset: { act: "close-room" } }, "Close the room…");
-    close.setAttribute("aria-label", `Close the room ${r.name}…`);
+    const close = h("button", { type: "button", class: "btn btn-small btn-quiet btn-danger-quiet", dataset: { act: "close-room" } }, t("Close the room…"));
+    close.setAttribute("aria-label", t("Close the room {name}…", { name: r.name }));
     close.addEventListener("click", () => {
       state.closingRooms.add(r.room_id);
       renderRooms(ctx);
@@ -45,23 +54,23 @@ function closeControls(r, ctx) {
     });
     return h("div", { class: "admin-table-controls" }, close);
   }
-  const reason = h("input", { class: "admin-reason", maxlength: "200", placeholder: "The host closed this room", autocomplete: "off" });
-  reason.setAttribute("aria-label", `Why you close the room ${r.name}`);
-  const confirm = h("button", { type: "submit", class: "btn btn-small btn-danger", dataset: { act: "close-room-confirm" } }, "Close the room for good");
-  const cancel = h("button", { type: "button", class: "btn btn-small btn-quiet" }, "Cancel");
+  const reason = h("input", { class: "admin-reason", maxlength: "200", placeholder: t("The host closed this room"), autocomplete: "off" });
+  reason.setAttribute("aria-label", t("Why you close the room {name}", { name: r.name }));
+  const confirm = h("button", { type: "submit", class: "btn btn-small btn-danger", dataset: { act: "close-room-confirm" } }, t("Close the room for good"));
+  const cancel = h("button", { type: "button", class: "btn btn-small btn-quiet" }, t("Cancel"));
   cancel.addEventListener("click", () => {
     state.closingRooms.delete(r.room_id);
     renderRooms(ctx);
   });
   const box = h("form", { class: "admin-close", novalidate: true },
-    h("p", { class: "small" }, "Closing the room closes its table for good: the hand in play is void and every stack goes back to its bankroll. It cannot be undone."),
+    h("p", { class: "small" }, t("Closing the room closes its table for good: the hand in play is void and every stack goes back to its bankroll. It cannot be undone.")),
     reason, h("div", { class: "admin-buttons" }, confirm, cancel));
   box.addEventListener("submit", (event) => {
     event.preventDefault();
     act(confirm, async () => {
       await host.closeRoom(r.room_id, reason.value.trim());
       state.closingRooms.delete(r.room_id);
-      toast(`The room ${r.name} is closed; every stack went back to its bankroll.`, "info");
+      toast(t("The room {name} is closed; every stack went back to its bankroll.", { name: r.name }), "info");
     });
   });
   return box;
@@ -69,13 +78,13 @@ function closeControls(r, ctx) {
 
 function roomCard(r, ctx) {
   const head = h("div", { class: "admin-table-head" },
-    h("span", { class: "pill pill-room" }, "Room"),
+    h("span", { class: "pill pill-room" }, t("Room")),
     h("a", { class: "admin-table-name", href: r.url, target: "_blank", rel: "noopener" }, r.name),
-    r.private ? h("span", { class: "pill pill-private" }, "Private") : null,
-    h("span", { class: "muted small" }, `hosted by ${r.host.name}`));
+    r.private ? h("span", { class: "pill pill-private" }, t("Private")) : null,
+    h("span", { class: "muted small" }, t("hosted by {name}", { name: r.host.name })));
   const facts = h("p", { class: "muted small admin-room-facts" },
-    [`opened ${opened(r.opened)}`, plural(r.tables_played, "table"), plural(r.hands, "hand"),
-      `${chips(r.watching)} watching`].filter(Boolean).join(" · "));
+    [t("opened {when}", { when: opened(r.opened) }), tn("{n} table", "{n} tables", r.tables_played),
+      tn("{n} hand", "{n} hands", r.hands), tn("{n} watching", "{n} watching", r.watching)].filter(Boolean).join(" · "));
   return h("li", { class: "admin-table-card admin-room-card", dataset: { roomId: r.room_id } },
     head, facts, tableNow(r), seatedList(r), closeControls(r, ctx));
 }
@@ -92,9 +101,10 @@ export function renderRooms(ctx) {
   const focusId = focused && document.activeElement.classList.contains("admin-reason") ? focused.dataset.roomId : null;
 
   const n = state.rooms.length;
-  $("#rooms-count").textContent = `${n} open`;
+  $("#rooms-count").textContent = tn("{n} open", "{n} open", n);
   if (!n) {
-    fill($("#admin-rooms"), h("p", { class: "muted" }, "No room is open."));
+    fill($("#admin-rooms"), h("p", { class: "muted" }, t("No room is open.")));
+
     return;
   }
   fill($("#admin-rooms"), h("ul", { class: "admin-table-list" }, state.rooms.map((room) => roomCard(room, ctx))));

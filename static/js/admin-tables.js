@@ -2,20 +2,21 @@
 // person or a bot to remove), pause or resume, a bot to add, and a close confirmed with a reason.
 // A refresh keeps what the host is typing in a reason. Each button goes through the page's
 // `act` (disable, run, say what went wrong, redraw from the server).
-import { $, chips, fill, h, toast } from "./dom.js";
+import { $, fill, h, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { seatedWords } from "./seated-words.js";
 
 const enc = encodeURIComponent;
 
 function copyButton(text, label) {
-  const button = h("button", { type: "button", class: "btn btn-small" }, "Copy");
+  const button = h("button", { type: "button", class: "btn btn-small" }, t("Copy"));
   button.setAttribute("aria-label", label);
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
-      toast("Link copied.", "info");
+      toast(t("Link copied."), "info");
     } catch {
-      toast("Select the link and copy it.", "warn");
+      toast(t("Select the link and copy it."), "warn");
     }
   });
   return button;
@@ -23,123 +24,131 @@ function copyButton(text, label) {
 
 /** A "bot" tag, unless the bot's name already says so ("Ada (bot)"). */
 export function botTag(p) {
-  return p.bot && !/\(bot\)\s*$/i.test(p.name) ? h("span", { class: "tag tag-bot" }, "bot") : null;
+  return p.bot && !/\(bot\)\s*$/i.test(p.name) ? h("span", { class: "tag tag-bot" }, t("bot")) : null;
 }
 
-function seatItem(t, s, { host, act }) {
-  const remove = h("button", { type: "button", class: "btn btn-small btn-quiet", dataset: { seat: s.seat }, disabled: s.leaving || null }, "Remove");
-  remove.setAttribute("aria-label", `${s.bot ? "Remove the bot" : "Remove"} ${s.name} from seat ${s.seat}`);
+function seatItem(table, s, { host, act }) {
+  const remove = h("button", { type: "button", class: "btn btn-small btn-quiet", dataset: { seat: s.seat }, disabled: s.leaving || null }, t("Remove"));
+  remove.setAttribute("aria-label", s.bot
+    ? t("Remove the bot {name} from seat {seat}", { name: s.name, seat: s.seat })
+    : t("Remove {name} from seat {seat}", { name: s.name, seat: s.seat }));
   remove.addEventListener("click", () => act(remove, async () => {
     if (s.bot) {
-      await host.removeBot(t.table_id, s.seat);
-      toast(`The bot in seat ${s.seat} stands up at the next moment the rules allow.`, "info");
+      await host.removeBot(table.table_id, s.seat);
+      toast(t("The bot in seat {seat} stands up at the next moment the rules allow.", { seat: s.seat }), "info");
     } else {
-      const r = await host.removeSeat(t.table_id, s.seat);
+      const r = await host.removeSeat(table.table_id, s.seat);
       toast(r.removed
-        ? `${s.name} stood up; their stack went back to their bankroll.`
-        : `${s.name} stands up at the end of this hand; their stack then goes back to their bankroll.`, "info");
+        ? t("{name} stood up; their stack went back to their bankroll.", { name: s.name })
+        : t("{name} stands up at the end of this hand; their stack then goes back to their bankroll.", { name: s.name }), "info");
     }
   }));
   return h("li", { class: "admin-seat", dataset: { seat: s.seat } },
-    h("span", { class: "seat-no" }, `Seat ${s.seat}`),
+    h("span", { class: "seat-no" }, t("Seat {seat}", { seat: s.seat })),
     h("span", { class: "admin-seat-name" }, s.name),
     botTag(s),
-    s.leaving ? h("span", { class: "tag tag-leaving", title: "stands up at the next moment the rules allow" }, "leaving") : null,
+    s.leaving ? h("span", { class: "tag tag-leaving", title: t("stands up at the next moment the rules allow") }, t("leaving")) : null,
     remove);
 }
 
-function tableCard(t, ctx) {
+function tableCard(table, ctx) {
   const { state, host, act } = ctx;
-  const paused = t.status === "paused";
-  const path = t.invite_path || `/tables/${enc(t.table_id)}`;
+  const paused = table.status === "paused";
+  const path = table.invite_path || `/tables/${enc(table.table_id)}`;
   const link = new URL(path, location.origin).href;
-  const seats = Array.isArray(t.seats) ? t.seats : [];
-  const state_ = paused ? "Paused" : t.in_hand ? "Playing" : "Waiting";
+  const seats = Array.isArray(table.seats) ? table.seats : [];
+  const state_ = paused ? "paused" : table.in_hand ? "playing" : "waiting";
+  const STATE_WORDS = { paused: t("Paused"), playing: t("Playing"), waiting: t("Waiting") };
 
   const head = h("div", { class: "admin-table-head" },
-    h("span", { class: "table-item-game" }, t.game_title || t.game),
-    h("a", { class: "admin-table-name", href: path, target: "_blank", rel: "noopener" }, t.name),
-    h("span", { class: `pill pill-${state_.toLowerCase()}` }, state_),
-    t.private ? h("span", { class: "pill pill-private" }, "Private") : null,
-    h("span", { class: "muted small" },
-      `${seatedWords(t)} · ${chips(t.spectators || 0)} watching · ${chips(t.hands_played || 0)} ${t.hands_played === 1 ? "hand" : "hands"}`));
+    h("span", { class: "table-item-game" }, table.game_title || table.game),
+    h("a", { class: "admin-table-name", href: path, target: "_blank", rel: "noopener" }, table.name),
+    h("span", { class: `pill pill-${state_}` }, STATE_WORDS[state_]),
+    table.private ? h("span", { class: "pill pill-private" }, t("Private")) : null,
+    h("span", { class: "muted small" }, [
+      seatedWords(table),
+      tn("{n} watching", "{n} watching", table.spectators || 0),
+      tn("{n} hand", "{n} hands", table.hands_played || 0),
+    ].join(" · ")));
 
   const pauseNote = paused
-    ? h("p", { class: "admin-paused" }, h("strong", {}, "Paused"), t.pause_reason ? ` — ${t.pause_reason}` : " (no reason given)")
+    ? h("p", { class: "admin-paused" }, h("strong", {}, t("Paused")),
+        table.pause_reason ? [" — ", h("span", { class: "admin-pause-reason" }, table.pause_reason)] : [" ", t("(no reason given)")])
     : null;
 
   const linkInput = h("input", { class: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
-  linkInput.setAttribute("aria-label", t.private ? `Invite link of ${t.name}` : `Link of ${t.name}`);
+  linkInput.setAttribute("aria-label", table.private
+    ? t("Invite link of {name}", { name: table.name }) : t("Link of {name}", { name: table.name }));
   const linkRow = h("div", { class: "admin-link" },
-    h("span", { class: "small muted" }, t.private ? "Invite link (the only way in):" : "Link:"),
-    h("div", { class: "invite-row" }, linkInput, copyButton(link, `Copy the link of ${t.name}`)));
+    h("span", { class: "small muted" }, table.private ? t("Invite link (the only way in):") : t("Link:")),
+    h("div", { class: "invite-row" }, linkInput, copyButton(link, t("Copy the link of {name}", { name: table.name }))));
 
   const seatList = seats.length
-    ? h("ul", { class: "admin-seats" }, seats.map((s) => seatItem(t, s, ctx)))
-    : h("p", { class: "muted small" }, "Nobody seated.");
+    ? h("ul", { class: "admin-seats" }, seats.map((s) => seatItem(table, s, ctx)))
+    : h("p", { class: "muted small" }, t("Nobody seated."));
 
   // Pause (with a reason) or resume; add a bot; close (confirmed, with a reason).
   const controls = h("div", { class: "admin-table-controls" });
   if (paused) {
-    const resume = h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "resume" } }, "Resume");
+    const resume = h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "resume" } }, t("Resume"));
     resume.addEventListener("click", () => act(resume, async () => {
-      await host.resume(t.table_id);
-      toast(`${t.name} is playing again.`, "info");
+      await host.resume(table.table_id);
+      toast(t("{name} is playing again.", { name: table.name }), "info");
     }));
     controls.append(resume);
   } else {
-    const reason = h("input", { class: "admin-reason", maxlength: "200", placeholder: "Reason (players see it)", autocomplete: "off" });
-    reason.setAttribute("aria-label", `Why you pause ${t.name}`);
-    const pause = h("button", { type: "submit", class: "btn btn-small", dataset: { act: "pause" } }, "Pause");
+    const reason = h("input", { class: "admin-reason", maxlength: "200", placeholder: t("Reason (players see it)"), autocomplete: "off" });
+    reason.setAttribute("aria-label", t("Why you pause {name}", { name: table.name }));
+    const pause = h("button", { type: "submit", class: "btn btn-small", dataset: { act: "pause" } }, t("Pause"));
     const form = h("form", { class: "admin-inline-form", novalidate: true }, reason, pause);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       act(pause, async () => {
-        await host.pause(t.table_id, reason.value.trim());
-        toast(`${t.name} is paused.`, "info");
+        await host.pause(table.table_id, reason.value.trim());
+        toast(t("{name} is paused.", { name: table.name }), "info");
       });
     });
     controls.append(form);
   }
-  const bot = h("button", { type: "button", class: "btn btn-small btn-quiet", dataset: { act: "bot" } }, "Add a bot");
+  const bot = h("button", { type: "button", class: "btn btn-small btn-quiet", dataset: { act: "bot" } }, t("Add a bot"));
   bot.addEventListener("click", () => act(bot, async () => {
-    const r = await host.addBot(t.table_id);
-    toast(`A bot sat down in seat ${r.seat}.`, "info");
+    const r = await host.addBot(table.table_id);
+    toast(t("A bot sat down in seat {seat}.", { seat: r.seat }), "info");
   }));
   controls.append(bot);
 
   let closeBox;
-  if (state.closing.has(t.table_id)) {
-    const reason = h("input", { class: "admin-reason", maxlength: "200", placeholder: "The host closed this table", autocomplete: "off" });
-    reason.setAttribute("aria-label", `Why you close ${t.name}`);
-    const confirm = h("button", { type: "submit", class: "btn btn-small btn-danger", dataset: { act: "close-confirm" } }, "Close for good");
-    const cancel = h("button", { type: "button", class: "btn btn-small btn-quiet" }, "Cancel");
+  if (state.closing.has(table.table_id)) {
+    const reason = h("input", { class: "admin-reason", maxlength: "200", placeholder: t("The host closed this table"), autocomplete: "off" });
+    reason.setAttribute("aria-label", t("Why you close {name}", { name: table.name }));
+    const confirm = h("button", { type: "submit", class: "btn btn-small btn-danger", dataset: { act: "close-confirm" } }, t("Close for good"));
+    const cancel = h("button", { type: "button", class: "btn btn-small btn-quiet" }, t("Cancel"));
     cancel.addEventListener("click", () => {
-      state.closing.delete(t.table_id);
+      state.closing.delete(table.table_id);
       renderTables(ctx);
     });
     closeBox = h("form", { class: "admin-close", novalidate: true },
-      h("p", { class: "small" }, "Closing voids the hand in play and sends every stack back to its bankroll. It cannot be undone."),
+      h("p", { class: "small" }, t("Closing voids the hand in play and sends every stack back to its bankroll. It cannot be undone.")),
       reason, h("div", { class: "admin-buttons" }, confirm, cancel));
     closeBox.addEventListener("submit", (event) => {
       event.preventDefault();
       act(confirm, async () => {
-        await host.close(t.table_id, reason.value.trim());
-        state.closing.delete(t.table_id);
-        toast(`${t.name} is closed.`, "info");
+        await host.close(table.table_id, reason.value.trim());
+        state.closing.delete(table.table_id);
+        toast(t("{name} is closed.", { name: table.name }), "info");
       });
     });
   } else {
-    const close = h("button", { type: "button", class: "btn btn-small btn-quiet btn-danger-quiet", dataset: { act: "close" } }, "Close…");
+    const close = h("button", { type: "button", class: "btn btn-small btn-quiet btn-danger-quiet", dataset: { act: "close" } }, t("Close…"));
     close.addEventListener("click", () => {
-      state.closing.add(t.table_id);
+      state.closing.add(table.table_id);
       renderTables(ctx);
-      document.querySelector(`[data-table-id="${CSS.escape(t.table_id)}"] .admin-close input`)?.focus();
+      document.querySelector(`[data-table-id="${CSS.escape(table.table_id)}"] .admin-close input`)?.focus();
     });
     controls.append(close);
   }
 
-  return h("li", { class: `admin-table-card${paused ? " is-paused" : ""}`, dataset: { tableId: t.table_id } },
+  return h("li", { class: `admin-table-card${paused ? " is-paused" : ""}`, dataset: { tableId: table.table_id } },
     head, pauseNote, linkRow, seatList, controls, closeBox);
 }
 
@@ -157,9 +166,10 @@ export function renderTables(ctx) {
     ? `${focused.dataset.tableId}|${document.activeElement.closest(".admin-close") ? "close" : "pause"}` : null;
 
   const n = state.tables.length;
-  $("#tables-count").textContent = `${n} open`;
+  $("#tables-count").textContent = tn("{n} open", "{n} open", n);
   if (!n) {
-    fill($("#admin-tables"), h("p", { class: "muted" }, "No table is open."));
+    fill($("#admin-tables"), h("p", { class: "muted" }, t("No table is open.")));
+
     return;
   }
   fill($("#admin-tables"), h("ul", { class: "admin-table-list" }, state.tables.map((table) => tableCard(table, ctx))));

@@ -7,6 +7,7 @@ import { fundBotsForm, renderBots } from "./admin-bots.js";
 import { renderRooms } from "./admin-rooms.js";
 import { botTag, renderTables } from "./admin-tables.js";
 import { $, chips, fill, h, humanize, toast } from "./dom.js";
+import { formatDate, t, tn } from "./i18n.js";
 
 const TOKEN_KEY = "t31_admin_token";
 const REFRESH_MS = 10000;
@@ -27,8 +28,9 @@ const state = {
 
 // ------------------------------------------------------------------ the API with the token
 
-const REFUSED = "The server refused that token: it is not this server's admin token. "
-  + "Check ADMIN_TOKEN in the server's settings (or the token printed in its log at start-up).";
+const REFUSED = t(
+  "The server refused that token: it is not this server's admin token. Check ADMIN_TOKEN in the server's settings (or the token printed in its log at start-up).",
+);
 
 /** A host call: the token alone (no cookie); a refused token locks the page. */
 async function call(method, path, body) {
@@ -72,15 +74,15 @@ function showLocked(message = "") {
   $("#login-panel").hidden = false;
   $("#admin-main").hidden = true;
   $("#login-error").textContent = message;
-  fill($("#whoami"), h("span", { class: "muted" }, "Locked"));
+  fill($("#whoami"), h("span", { class: "muted" }, t("Locked")));
 }
 
 function showUnlocked() {
   $("#login-panel").hidden = true;
   $("#admin-main").hidden = false;
-  const lockButton = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "lock" }, "Lock");
+  const lockButton = h("button", { type: "button", class: "btn btn-small btn-quiet", id: "lock" }, t("Lock"));
   lockButton.addEventListener("click", () => lock(""));
-  fill($("#whoami"), h("span", { class: "pill pill-host" }, "Host"), " ", lockButton);
+  fill($("#whoami"), h("span", { class: "pill pill-host" }, t("Host")), " ", lockButton);
 }
 
 function lock(message) {
@@ -126,31 +128,32 @@ function figure(label, value, sub = false) {
 }
 
 const KIND_LABELS = {
-  bankroll: "Bankrolls", house: "The house", bots: "The bots' bank", stack: "Stacks at tables",
-  bets: "Bets in play", pot: "Pots", prison: "Bets in prison",
+  bankroll: t("Bankrolls"), house: t("The house"), bots: t("The bots' bank"), stack: t("Stacks at tables"),
+  bets: t("Bets in play"), pot: t("Pots"), prison: t("Bets in prison"),
 };
 
 function renderAudit(a) {
   const ok = a.balanced === true;
   const problems = [];
   if (a.mismatched_accounts?.length) {
-    problems.push(h("p", { class: "field-error" }, "Accounts whose balance differs from their entries: ",
-      a.mismatched_accounts.join(", ")));
+    problems.push(h("p", { class: "field-error" },
+      t("Accounts whose balance differs from their entries: {accounts}", { accounts: a.mismatched_accounts.join(", ") })));
   }
   if (a.negative_accounts?.length) {
-    problems.push(h("p", { class: "field-error" }, "Accounts below zero: ", a.negative_accounts.join(", ")));
+    problems.push(h("p", { class: "field-error" },
+      t("Accounts below zero: {accounts}", { accounts: a.negative_accounts.join(", ") })));
   }
   const kinds = Object.entries(a.by_kind || {}).sort(([x], [y]) => x.localeCompare(y));
   fill($("#audit"),
     h("p", { class: `audit-verdict ${ok ? "audit-ok" : "audit-bad"}`, id: "audit-verdict", "data-balanced": String(ok) },
-      ok ? "Balanced: every chip is accounted for." : "NOT balanced: the accounts do not add up to the chips granted."),
+      ok ? t("Balanced: every chip is accounted for.") : t("NOT balanced: the accounts do not add up to the chips granted.")),
     h("dl", { class: "admin-figures" },
-      figure("Chips granted", chips(a.granted)),
-      figure("granted in", chips(a.granted_in), true),
-      figure("taken back", chips(a.taken_out), true),
-      figure("Held by the accounts", chips(a.accounts_total)),
+      figure(t("Chips granted"), chips(a.granted)),
+      figure(t("granted in"), chips(a.granted_in), true),
+      figure(t("taken back"), chips(a.taken_out), true),
+      figure(t("Held by the accounts"), chips(a.accounts_total)),
       kinds.map(([kind, total]) => figure(KIND_LABELS[kind] || humanize(kind), chips(total), true)),
-      figure("Accounts", chips(a.accounts))),
+      figure(t("Accounts"), chips(a.accounts))),
     problems);
   $("#house-balance").textContent = chips(a.house);
 }
@@ -161,22 +164,25 @@ function renderPlayers() {
   const showBots = $("#show-bots").checked;
   const list = state.players.filter((p) => showBots || !p.bot);
   const people = state.players.filter((p) => !p.bot).length;
-  $("#players-count").textContent = `${people} player${people === 1 ? "" : "s"}`;
+  $("#players-count").textContent = tn("{n} player", "{n} players", people);
 
   // The chips form's choice, kept across refreshes.
   const select = $("#chips-player");
   const chosen = select.value;
-  fill(select, h("option", { value: "" }, "Choose a player…"),
-    state.players.filter((p) => !p.bot || showBots).map((p) =>
-      h("option", { value: p.player_id }, `${p.name}${botTag(p) ? " (bot)" : ""} — ${chips(p.bankroll)}`)));
+  fill(select, h("option", { value: "" }, t("Choose a player…")),
+    state.players.filter((p) => !p.bot || showBots).map((p) => {
+      const name = botTag(p) ? t("{name} (bot)", { name: p.name }) : p.name;
+      return h("option", { value: p.player_id }, t("{name} — {chips}", { name, chips: chips(p.bankroll) }));
+    }));
   if (chosen && state.players.some((p) => p.player_id === chosen)) select.value = chosen;
 
   if (!list.length) {
-    fill($("#admin-players"), h("p", { class: "muted" }, "Nobody has chosen a name yet."));
+    fill($("#admin-players"), h("p", { class: "muted" }, t("Nobody has chosen a name yet.")));
     return;
   }
   const rows = list.map((p) => {
-    const pick = h("button", { type: "button", class: "btn btn-small btn-quiet", "aria-label": `Grant or take chips: ${p.name}` }, "Chips…");
+    const pick = h("button", { type: "button", class: "btn btn-small btn-quiet",
+      "aria-label": t("Grant or take chips: {name}", { name: p.name }) }, t("Chips…"));
     pick.addEventListener("click", () => {
       select.value = p.player_id;
       $("#chips-amount").focus();
@@ -184,14 +190,16 @@ function renderPlayers() {
     return h("tr", { dataset: { playerId: p.player_id } },
       h("td", { class: "admin-name" }, h("span", { class: "player-name" }, p.name), botTag(p)),
       h("td", { class: "num", "data-testid": "bankroll" }, chips(p.bankroll)),
-      h("td", { class: "admin-when muted small" }, new Date(p.created_at).toLocaleDateString()),
+      h("td", { class: "admin-when muted small" },
+        formatDate(p.created_at, { year: "numeric", month: "numeric", day: "numeric" })),
       h("td", { class: "admin-row-action" }, pick));
   });
   fill($("#admin-players"),
     h("table", { class: "admin-table" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col" }, "Name"), h("th", { scope: "col", class: "num" }, "Bankroll"),
-        h("th", { scope: "col", class: "admin-when" }, "Since"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Actions")))),
+        h("th", { scope: "col" }, t("Name")), h("th", { scope: "col", class: "num" }, t("Bankroll")),
+        h("th", { scope: "col", class: "admin-when" }, t("Since")),
+        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Actions"))))),
       h("tbody", {}, rows)));
 }
 
@@ -203,13 +211,16 @@ async function submitChips(event) {
   const playerId = $("#chips-player").value;
   const amount = Number($("#chips-amount").value);
   const reason = $("#chips-reason").value.trim();
-  if (!playerId) return fieldError(error, "#chips-player", "Choose a player.");
-  if (!Number.isInteger(amount) || amount <= 0) return fieldError(error, "#chips-amount", "The chips: a whole number above zero.");
-  if (!reason) return fieldError(error, "#chips-reason", "Give a reason: it is kept in the ledger with the chips.");
+  if (!playerId) return fieldError(error, "#chips-player", t("Choose a player."));
+  if (!Number.isInteger(amount) || amount <= 0) return fieldError(error, "#chips-amount", t("The chips: a whole number above zero."));
+  if (!reason) return fieldError(error, "#chips-reason", t("Give a reason: it is kept in the ledger with the chips."));
   const player = state.players.find((p) => p.player_id === playerId);
   await busy(event.target, async () => {
     const result = await host.chips(playerId, take ? -amount : amount, reason);
-    toast(`${take ? "Took" : "Granted"} ${chips(amount)} chips ${take ? "from" : "to"} ${player ? player.name : "the player"}: the bankroll holds ${chips(result.bankroll)}.`, "info");
+    const told = { chips: chips(amount), name: player ? player.name : t("the player"), bankroll: chips(result.bankroll) };
+    toast(take
+      ? t("Took {chips} chips from {name}: the bankroll holds {bankroll}.", told)
+      : t("Granted {chips} chips to {name}: the bankroll holds {bankroll}.", told), "info");
     $("#chips-amount").value = "";
     $("#chips-reason").value = "";
     await refreshAll();
@@ -223,11 +234,11 @@ async function submitHouse(event) {
   const error = $("#house-error");
   error.textContent = "";
   const amount = Number($("#house-amount").value);
-  const reason = $("#house-reason").value.trim() || "host top-up";
-  if (!Number.isInteger(amount) || amount <= 0) return fieldError(error, "#house-amount", "The chips: a whole number above zero.");
+  const reason = $("#house-reason").value.trim() || t("host top-up");
+  if (!Number.isInteger(amount) || amount <= 0) return fieldError(error, "#house-amount", t("The chips: a whole number above zero."));
   await busy(event.target, async () => {
     const result = await host.fundHouse(amount, reason);
-    toast(`The house now holds ${chips(result.house)} chips.`, "info");
+    toast(t("The house now holds {chips} chips.", { chips: chips(result.house) }), "info");
     $("#house-amount").value = "";
     await refreshAll();
   }, error);
@@ -239,12 +250,12 @@ async function submitSettings(event) {
   error.textContent = "";
   const value = Number($("#settings-bankroll").value);
   if ($("#settings-bankroll").value.trim() === "" || !Number.isInteger(value) || value < 0) {
-    return fieldError(error, "#settings-bankroll", "A whole number of chips, zero or more.");
+    return fieldError(error, "#settings-bankroll", t("A whole number of chips, zero or more."));
   }
   await busy(event.target, async () => {
     const result = await host.putSettings(value);
     $("#settings-bankroll").value = String(result.starting_bankroll);
-    toast(`New players now start with ${chips(result.starting_bankroll)} chips.`, "info");
+    toast(t("New players now start with {chips} chips.", { chips: chips(result.starting_bankroll) }), "info");
     await refreshActions();
   }, error);
 }
@@ -265,12 +276,12 @@ async function refreshAll() {
   state.tables = tables;
   state.rooms = rooms;
   for (const p of players) state.playerNames.set(p.player_id, p.name);
-  for (const t of tables) {
-    state.tableNames.set(t.table_id, t.name);
-    state.gameTitles.set(t.game, t.game_title);
+  for (const table of tables) {
+    state.tableNames.set(table.table_id, table.name);
+    state.gameTitles.set(table.game, table.game_title);
   }
   for (const r of rooms) state.roomNames.set(r.room_id, r.name);
-  for (const id of state.closing) if (!tables.some((t) => t.table_id === id)) state.closing.delete(id);
+  for (const id of state.closing) if (!tables.some((table) => table.table_id === id)) state.closing.delete(id);
   for (const id of state.closingRooms) if (!rooms.some((r) => r.room_id === id)) state.closingRooms.delete(id);
   renderAudit(audit);
   renderPlayers();
@@ -287,7 +298,7 @@ async function refreshQuietly() {
   try {
     await refreshAll();
   } catch (err) {
-    if (err.status !== 403) toast(`Could not refresh: ${err.message}`, "warn");
+    if (err.status !== 403) toast(t("Could not refresh: {reason}", { reason: err.message }), "warn");
   }
 }
 
@@ -328,7 +339,7 @@ async function act(button, work) {
     try {
       await refreshAll();
     } catch (err) {
-      if (err.status !== 403) toast(`Could not refresh: ${err.message}`, "warn");
+      if (err.status !== 403) toast(t("Could not refresh: {reason}", { reason: err.message }), "warn");
     }
   }
 }
@@ -336,11 +347,17 @@ async function act(button, work) {
 // ------------------------------------------------------------------ start
 
 function start() {
+  // the forms' default reason (templates/admin.html writes it in English) in the host's language
+  for (const input of [$("#house-reason"), $("#bots-reason")]) {
+    if (input.value === "host top-up") input.value = t("host top-up");
+  }
   $("#login-form").addEventListener("submit", (event) => {
+
     event.preventDefault();
     const token = $("#login-token").value.trim();
     if (!token) {
-      $("#login-error").textContent = "Paste the admin token first.";
+      $("#login-error").textContent = t("Paste the admin token first.");
+
       $("#login-token").focus();
       return;
     }

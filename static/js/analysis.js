@@ -8,6 +8,7 @@
 // Figures estimated by simulation read "≈", with their 95% interval (±).
 import { fill, h } from "./dom.js";
 import { HttpError } from "./http.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { explain, getJson } from "./review-api.js";
 import { forPlayers } from "./words.js";
 
@@ -34,37 +35,51 @@ export async function getAnalysis(path, onBusy) {
 
 // ------------------------------------------------------------------ numbers in words
 
+// Every figure as the page's language writes it (formatNumber: "42.3%" / "42,3 %"), without
+// grouping where the figures never had it.
+
+/** The estimates' confidence level, "95%" ("95 %" in French). */
+const LEVEL = formatNumber(0.95, { style: "percent" });
+
+/** `x` with exactly `places` decimals, in the page's locale: 1.5 → "1.50" / "1,50". */
+function decimals(x, places) {
+  return formatNumber(x, { minimumFractionDigits: places, maximumFractionDigits: places, useGrouping: false });
+}
+
 /** 0.4231 → "42.3%"; an estimate "≈ 42.3%". */
 export function percent(p, exact = true) {
-  const text = `${(Math.round(p * 1000) / 10).toFixed(1)}%`;
+  const text = formatNumber(Math.round(p * 1000) / 1000, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return exact ? text : `≈ ${text}`;
 }
 
 /** Chips with two decimals and a real sign: "+0.42", "−1.50", "±0.00". */
 export function chipsSigned(x) {
   const rounded = Math.round(x * 100) / 100;
-  if (rounded === 0) return "±0.00";
-  return `${rounded > 0 ? "+" : "\u2212"}${Math.abs(rounded).toFixed(2)}`;
+  if (rounded === 0) return `±${decimals(0, 2)}`;
+  return `${rounded > 0 ? "+" : "\u2212"}${decimals(Math.abs(rounded), 2)}`;
+}
+
+/** Chips given up rounded as they are shown: whole from 10, one decimal from 1, else two. */
+function roundedPlain(x) {
+  const places = x >= 10 ? 0 : x >= 1 ? 1 : 2;
+  return Number(x.toFixed(places));
 }
 
 /** Chips given up, as few decimals as they need: "12", "1.5", "0.35". */
 export function chipsPlain(x) {
-  if (x >= 10) return x.toFixed(0);
-  const text = x >= 1 ? x.toFixed(1) : x.toFixed(2);
-  return text.replace(/\.?0+$/, "") || "0";
+  return formatNumber(roundedPlain(x), { maximumFractionDigits: 2, useGrouping: false });
 }
 
 /** "1.5 chips", "1 chip": chips given up, in words. */
 export function chipWords(x) {
-  const text = chipsPlain(x);
-  return `${text} ${text === "1" ? "chip" : "chips"}`;
+  return tn("{n} chip", "{n} chips", roundedPlain(x), { n: chipsPlain(x) });
 }
 
 /** An option's expected chips: "+0.42" exact; "≈ +0.42 ± 0.05" estimated. */
 export function evText(option) {
   if (option.exact || !option.interval) return chipsSigned(option.ev);
   const [low, high] = option.interval.ev;
-  return `≈ ${chipsSigned(option.ev)} ± ${((high - low) / 2).toFixed(2)}`;
+  return `≈ ${chipsSigned(option.ev)} ± ${decimals((high - low) / 2, 2)}`;
 }
 
 // ------------------------------------------------------------------ one decision
@@ -81,8 +96,8 @@ export function decisionTable(decision, seatName) {
     return h("tr", { class: [best ? "is-best" : "", chosen ? "is-chosen" : ""].join(" ").trim() || null,
       dataset: { option: i } },
       h("th", { scope: "row" }, label(option),
-        best ? h("span", { class: "tag tag-best" }, "best") : null,
-        chosen ? h("span", { class: "tag tag-chosen" }, "chosen") : null),
+        best ? h("span", { class: "tag tag-best" }, t("best")) : null,
+        chosen ? h("span", { class: "tag tag-chosen" }, t("chosen")) : null),
       h("td", { class: "num" }, percent(option.win, option.exact)),
       h("td", { class: "num" }, percent(option.tie, option.exact)),
       h("td", { class: "num" }, percent(option.lose, option.exact)),
@@ -92,28 +107,33 @@ export function decisionTable(decision, seatName) {
   const best = decision.options[decision.best];
   let verdict;
   if (decision.chosen === decision.best) {
-    verdict = `${who} chose ${label(chosen)}: the best option.`;
+    verdict = t("{who} chose {option}: the best option.", { who, option: label(chosen) });
   } else if (decision.chose_best) {
-    verdict = `${who} chose ${label(chosen)}: as good as ${label(best)} within the figures' margin.`;
+    verdict = t("{who} chose {option}: as good as {best} within the figures' margin.",
+      { who, option: label(chosen), best: label(best) });
   } else {
-    verdict = `${who} chose ${label(chosen)}: ${chipWords(decision.given_up)} given up in expectation against ${label(best)}.`;
+    verdict = t("{who} chose {option}: {chips} given up in expectation against {best}.",
+      { who, option: label(chosen), chips: chipWords(decision.given_up), best: label(best) });
   }
   const samples = decision.options.find((o) => !o.exact)?.samples;
   return h("div", { class: "decision-analysis", dataset: { step: decision.step } },
     h("div", { class: "table-scroll" },
       h("table", { class: "data compact analysis-table" },
-        h("caption", {}, `${who}'s options`),
+        h("caption", {}, t("{who}'s options", { who })),
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col" }, "Option"),
-          h("th", { scope: "col", class: "num" }, "Win"),
-          h("th", { scope: "col", class: "num" }, "Tie"),
-          h("th", { scope: "col", class: "num" }, "Lose"),
-          h("th", { scope: "col", class: "num" }, "Expected (chips)"))),
+          h("th", { scope: "col" }, t("Option")),
+          h("th", { scope: "col", class: "num" }, t("Win")),
+          h("th", { scope: "col", class: "num" }, t("Tie")),
+          h("th", { scope: "col", class: "num" }, t("Lose")),
+          h("th", { scope: "col", class: "num" }, t("Expected (chips)")))),
         h("tbody", {}, rows))),
     h("p", { class: `analysis-verdict ${decision.chose_best ? "" : "delta-down"}`.trim() }, verdict),
     h("p", { class: "muted small" }, exact
-      ? "Exact: worked out over every card still unseen."
-      : `≈ estimated by playing each option out${samples ? ` ${samples.toLocaleString("en-US")} times` : ""}; ± is the 95% interval of the chips expected.`),
+      ? t("Exact: worked out over every card still unseen.")
+      : samples
+        ? tn("≈ estimated by playing each option out {n} time; ± is the {level} interval of the chips expected.",
+            "≈ estimated by playing each option out {n} times; ± is the {level} interval of the chips expected.", samples, { level: LEVEL })
+        : t("≈ estimated by playing each option out; ± is the {level} interval of the chips expected.", { level: LEVEL })),
     decision.note ? h("p", { class: "muted small" }, forPlayers(decision.note, seatName)) : null);
 }
 
@@ -125,35 +145,43 @@ export function handSummary(body, seatName) {
   if (body.summary.length) {
     parts.push(h("div", { class: "table-scroll" },
       h("table", { class: "data compact", id: "analysis-summary-table" },
-        h("caption", { class: "visually-hidden" }, "Decisions in this hand, per player"),
+        h("caption", { class: "visually-hidden" }, t("Decisions in this hand, per player")),
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col" }, "Player"),
-          h("th", { scope: "col", class: "num" }, "Best"),
-          h("th", { scope: "col", class: "num" }, "Given up"))),
+          h("th", { scope: "col" }, t("Player")),
+          h("th", { scope: "col", class: "num" }, t("Best")),
+          h("th", { scope: "col", class: "num" }, t("Given up")))),
         h("tbody", {}, body.summary.map((row) => h("tr", { class: row.seat === body.viewer_seat ? "is-you" : "", dataset: { seat: row.seat } },
           h("th", { scope: "row" }, row.name || seatName(row.seat)),
-          h("td", { class: "num" }, `${row.best} of ${row.decisions}`),
+          h("td", { class: "num" }, bestOf(row)),
           h("td", { class: "num" }, chipsPlain(row.given_up))))))));
     const mine = body.summary.find((row) => row.seat === body.viewer_seat);
-    if (mine) parts.unshift(h("p", { class: "analysis-line", id: "analysis-you" }, `You: ${mine.text}.`));
+    if (mine) parts.unshift(h("p", { class: "analysis-line", id: "analysis-you" }, t("You: {text}.", { text: mine.text })));
   } else {
-    parts.push(h("p", { class: "muted small" }, "No decision in this hand to show you: nobody had a real choice, or only choices whose cards you never saw."));
+    parts.push(h("p", { class: "muted small" },
+      t("No decision in this hand to show you: nobody had a real choice, or only choices whose cards you never saw.")));
   }
   if (body.withheld) {
     parts.push(h("p", { class: "muted small", id: "analysis-withheld" },
-      `${body.withheld} of the others' ${body.withheld === 1 ? "decision is" : "decisions are"} not shown: ${body.withheld === 1 ? "it" : "they"} used cards you were never shown.`));
+      tn("{n} of the others' decision is not shown: it used cards you were never shown.",
+        "{n} of the others' decisions are not shown: they used cards you were never shown.", body.withheld)));
   }
-  parts.push(h("p", { class: "muted small" }, "Best: the option with the most chips expected; given up: the chips a choice expected less than the best."));
+  parts.push(h("p", { class: "muted small" },
+    t("Best: the option with the most chips expected; given up: the chips a choice expected less than the best.")));
   return parts;
+}
+
+/** "3 of 5": a player's best decisions of their decisions. */
+function bestOf(row) {
+  return t("{best} of {decisions}", { best: formatNumber(row.best), decisions: formatNumber(row.decisions) });
 }
 
 /** Why there is no analysis to show, in words. */
 export function noAnalysis(err) {
   if (err instanceof HttpError && err.status === 409) {
     const why = err.message.replace(/^this hand has no analysis: /, "");
-    return `${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+    return t("{reason}.", { reason: `${why.charAt(0).toUpperCase()}${why.slice(1)}` });
   }
-  if (err instanceof HttpError && err.status === 503) return "The analysis is busy: reload the page in a little while.";
+  if (err instanceof HttpError && err.status === 503) return t("The analysis is busy: reload the page in a little while.");
   return explain(err, "analysis for this hand");
 }
 
@@ -187,27 +215,31 @@ function eveningParts(body) {
   const parts = [];
   if (body.you) {
     parts.push(h("p", { class: "analysis-line", id: "evening-you" },
-      body.you.decisions ? `Your decisions: ${body.you.text}.` : "No decision of yours analysed in these hands yet."));
+      body.you.decisions ? t("Your decisions: {text}.", { text: body.you.text }) : t("No decision of yours analysed in these hands yet.")));
   }
   if (body.players.length) {
     parts.push(h("div", { class: "table-scroll" },
       h("table", { class: "data compact", id: "evening-table" },
-        h("caption", { class: "visually-hidden" }, "Decisions per player in these hands"),
+        h("caption", { class: "visually-hidden" }, t("Decisions per player in these hands")),
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col" }, "Player"),
-          h("th", { scope: "col", class: "num" }, "Best"),
-          h("th", { scope: "col", class: "num" }, "Given up (chips)"))),
+          h("th", { scope: "col" }, t("Player")),
+          h("th", { scope: "col", class: "num" }, t("Best")),
+          h("th", { scope: "col", class: "num" }, t("Given up (chips)")))),
         h("tbody", {}, body.players.map((p) => h("tr", { dataset: { player: p.player_id } },
           h("th", { scope: "row" }, h("a", { href: `/players/${encodeURIComponent(p.player_id)}` }, p.name)),
-          h("td", { class: "num" }, `${p.best} of ${p.decisions}`),
+          h("td", { class: "num" }, bestOf(p)),
           h("td", { class: "num" }, chipsPlain(p.given_up))))))));
   }
   const notes = [];
-  if (body.pending) notes.push(`${body.pending} ${body.pending === 1 ? "hand is" : "hands are"} still being analysed.`);
-  if (body.unanalysable) notes.push(`${body.unanalysable} ${body.unanalysable === 1 ? "hand has" : "hands have"} no analysis.`);
-  if (body.withheld) notes.push(`${body.withheld} of the others' decisions are not counted: they used cards you were never shown.`);
-  if (body.more) notes.push(`Only the newest ${body.hands} hands are counted.`);
-  if (!body.hands) notes.push(body.you ? "No finished hand of yours here yet." : "No finished hand here yet.");
+  if (body.pending) notes.push(tn("{n} hand is still being analysed.", "{n} hands are still being analysed.", body.pending));
+  if (body.unanalysable) notes.push(tn("{n} hand has no analysis.", "{n} hands have no analysis.", body.unanalysable));
+  if (body.withheld) {
+    notes.push(tn("{n} of the others' decisions are not counted: they used cards you were never shown.",
+      "{n} of the others' decisions are not counted: they used cards you were never shown.", body.withheld));
+  }
+  if (body.more) notes.push(tn("Only the newest {n} hands are counted.", "Only the newest {n} hands are counted.", body.hands));
+  if (!body.hands) notes.push(body.you ? t("No finished hand of yours here yet.") : t("No finished hand here yet."));
+
   if (notes.length) parts.push(h("p", { class: "muted small", id: "evening-notes" }, notes.join(" ")));
   return parts;
 }

@@ -4,12 +4,22 @@
 // POST /api/me/signout-others.
 import { $, fill, h, toast } from "./dom.js";
 import { request } from "./http.js";
+import { t, tn } from "./i18n.js";
 import { when } from "./review-api.js";
 
 const CONFIRM_MS = 6000;
 
 /** A call of the player's own (the session cookie); throws an HttpError when refused. */
 const call = (method, path) => request(method, path);
+
+/** A sentence's parts: its text, each {name} in it replaced by the node `nodes[name]` (a
+ *  sentence with markup inside stays one message). */
+function placed(text, nodes) {
+  return text.split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name && Object.hasOwn(nodes, name) ? nodes[name] : part;
+  });
+}
 
 function daysBetween(from, to) {
   return Math.round((new Date(to) - new Date(from)) / 86_400_000);
@@ -75,10 +85,10 @@ export class DevicesPanel {
     const current = devices.find((d) => d.this_device);
     if (current) {
       const days = daysBetween(current.last_used_at, current.expires_at);
-      fill($("#devices-help"),
-        "Every browser or program signed in as you. Sign out any you do not know; one left unused ",
-        `for ${days} days signs itself out. Before you sign out here, keep another device or a recovery `,
-        "link (in the lobby): signing out of every device leaves no way back to ", h("strong", {}, this.me.name), ".");
+      fill($("#devices-help"), ...placed(tn(
+        "Every browser or program signed in as you. Sign out any you do not know; one left unused for {n} day signs itself out. Before you sign out here, keep another device or a recovery link (in the lobby): signing out of every device leaves no way back to {name}.",
+        "Every browser or program signed in as you. Sign out any you do not know; one left unused for {n} days signs itself out. Before you sign out here, keep another device or a recovery link (in the lobby): signing out of every device leaves no way back to {name}.",
+        days), { name: h("strong", {}, this.me.name) }));
     }
     // this device first, then the others as the server lists them (the last used first)
     const ordered = [...devices].sort((a, b) => Number(b.this_device) - Number(a.this_device));
@@ -87,15 +97,15 @@ export class DevicesPanel {
   }
 
   row(device) {
-    const label = device.label || "Unknown device";
+    const label = device.label || t("Unknown device");
     const action = device.this_device
-      ? confirmingButton("Sign out", "Sign out here?", () => this.signOutHere(), { "data-device-id": device.device_id })
-      : confirmingButton("Sign out", "Sign it out?", () => this.revoke(device), {
-          "data-device-id": device.device_id, "aria-label": `Sign out ${label}`,
+      ? confirmingButton(t("Sign out"), t("Sign out here?"), () => this.signOutHere(), { "data-device-id": device.device_id })
+      : confirmingButton(t("Sign out"), t("Sign it out?"), () => this.revoke(device), {
+          "data-device-id": device.device_id, "aria-label": t("Sign out {device}", { device: label }),
         });
     return h("tr", { dataset: { deviceId: device.device_id }, class: device.this_device ? "is-you" : "" },
       h("td", {}, h("span", { class: "device-label" }, label), " ",
-        device.this_device ? h("span", { class: "pill pill-this-device" }, "this device") : null),
+        device.this_device ? h("span", { class: "pill pill-this-device" }, t("this device")) : null),
       h("td", {}, when(device.created_at)),
       h("td", {}, when(device.last_used_at)),
       h("td", { class: "device-action" }, action));
@@ -104,7 +114,7 @@ export class DevicesPanel {
   async revoke(device) {
     try {
       await call("DELETE", `/api/me/devices/${encodeURIComponent(device.device_id)}`);
-      toast(`Signed out: ${device.label || "that device"}.`, "info");
+      toast(device.label ? t("Signed out: {device}.", { device: device.label }) : t("Signed out: that device."), "info");
     } catch (err) {
       this.error.textContent = err.message;
     }
@@ -125,7 +135,7 @@ export class DevicesPanel {
     this.others.disabled = true;
     try {
       const { signed_out: count } = await call("POST", "/api/me/signout-others");
-      toast(count === 1 ? "1 other device signed out." : `${count} other devices signed out.`, "info");
+      toast(tn("{n} other device signed out.", "{n} other devices signed out.", count), "info");
     } catch (err) {
       this.error.textContent = err.message;
     } finally {
@@ -138,6 +148,8 @@ export class DevicesPanel {
     this.panel.hidden = false;
     fill(this.body);
     this.others.hidden = true;
-    fill($("#devices-help"), "This device is signed out. ", h("a", { href: "/" }, "Choose a name in the lobby"), ".");
+    fill($("#devices-help"), ...placed(t("This device is signed out. {link}."), {
+      link: h("a", { href: "/" }, t("Choose a name in the lobby")) }));
+
   }
 }

@@ -6,6 +6,7 @@
 // Nothing here knows a game's rules: the options form is built from the template's specs.
 import { announce } from "./announce.js";
 import { $, chips, h, humanize } from "./dom.js";
+import { t } from "./i18n.js";
 import { socket, state } from "./table-context.js";
 
 let built = null; // the key the panel was built from: rebuilt only when it changes
@@ -18,7 +19,7 @@ export function hostAct(action) {
   const sent = socket.send({ type: "host", id: `host-${Date.now()}-${counter}`, action });
   if (!sent) {
     const note = $("#host-note");
-    if (note) note.textContent = "Not connected: try again in a moment.";
+    if (note) note.textContent = t("Not connected: try again in a moment.");
   }
   return sent;
 }
@@ -31,7 +32,7 @@ export function renderHostBadge(view) {
   const name = host && typeof host.name === "string" ? host.name : null;
   badge.hidden = !host;
   const you = host && state.me && host.player_id === state.me.player_id;
-  badge.textContent = you ? "You host this table" : name ? `Host: ${name}` : "Host";
+  badge.textContent = you ? t("You host this table") : name ? t("Host: {name}", { name }) : t("Host");
 }
 
 /** The asker's own request, in words (pending, refused), or nothing. */
@@ -47,7 +48,7 @@ function templates(view) {
 
 function seatName(view, seat) {
   const entry = (view.seats || []).find((s) => s.seat === seat);
-  return entry && typeof entry.name === "string" ? entry.name : `Seat ${seat}`;
+  return entry && typeof entry.name === "string" ? entry.name : t("Seat {seat}", { seat });
 }
 
 /** Fill the host's panel (`el`) for `view`, or hide it when you are not the host. */
@@ -65,7 +66,7 @@ export function renderHostPanel(el, view, { disabled = false } = {}) {
   for (const r of requests) {
     if (!told.has(r.player_id)) {
       told.add(r.player_id);
-      announce(`${r.name} asks to sit in seat ${r.seat} with ${chips(r.buy_in)} chips.`);
+      announce(t("{name} asks to sit in seat {seat} with {chips} chips.", { name: r.name, seat: r.seat, chips: chips(r.buy_in) }));
     }
   }
   told = new Set([...told].filter((id) => requests.some((r) => r.player_id === id)));
@@ -74,59 +75,61 @@ export function renderHostPanel(el, view, { disabled = false } = {}) {
   if (key === built) return;
   built = key;
   const focused = el.contains(document.activeElement) ? document.activeElement?.dataset?.focus : null;
-  const byKind = new Map(offered.map((t) => [t.kind, t]));
-  const parts = [h("h2", { class: "host-title", id: "host-title", tabindex: "-1" }, "You host this table")];
+  const byKind = new Map(offered.map((offer) => [offer.kind, offer]));
+  const parts = [h("h2", { class: "host-title", id: "host-title", tabindex: "-1" }, t("You host this table"))];
 
   if (requests.length) {
-    parts.push(h("h3", { class: "host-sub" }, "Asking to sit"),
-      h("ul", { class: "host-requests", "aria-label": "Requests to sit" }, requests.map((r) =>
+    parts.push(h("h3", { class: "host-sub" }, t("Asking to sit")),
+      h("ul", { class: "host-requests", "aria-label": t("Requests to sit") }, requests.map((r) =>
         h("li", { class: "host-request", dataset: { player: r.player_id } },
-          h("span", {}, `${r.name}: seat ${r.seat}, ${chips(r.buy_in)} chips `),
+          h("span", {}, t("{name}: seat {seat}, {chips} chips", { name: r.name, seat: r.seat, chips: chips(r.buy_in) }), " "),
           h("button", { type: "button", class: "btn btn-primary btn-small", disabled,
-            dataset: { focus: `approve-${r.player_id}` }, "aria-label": `Let in ${r.name}`,
-            onclick: () => hostAct({ kind: "approve", player_id: r.player_id }) }, "Let in"),
+            dataset: { focus: `approve-${r.player_id}` }, "aria-label": t("Let in {name}", { name: r.name }),
+            onclick: () => hostAct({ kind: "approve", player_id: r.player_id }) }, t("Let in")),
           " ",
           h("button", { type: "button", class: "btn btn-quiet btn-small", disabled,
-            dataset: { focus: `refuse-${r.player_id}` }, "aria-label": `Refuse ${r.name}`,
-            onclick: () => hostAct({ kind: "refuse", player_id: r.player_id }) }, "Refuse")))));
+            dataset: { focus: `refuse-${r.player_id}` }, "aria-label": t("Refuse {name}", { name: r.name }),
+            onclick: () => hostAct({ kind: "refuse", player_id: r.player_id }) }, t("Refuse"))))));
   }
 
   const row = [];
-  if (byKind.has("pause")) row.push(button("Pause", "pause", { kind: "pause" }, disabled, "Stop the clocks: nobody acts until you resume"));
-  if (byKind.has("resume")) row.push(button("Resume", "resume", { kind: "resume" }, disabled, "Play goes on"));
+  if (byKind.has("pause")) row.push(button(t("Pause"), "pause", { kind: "pause" }, disabled, t("Stop the clocks: nobody acts until you resume")));
+  if (byKind.has("resume")) row.push(button(t("Resume"), "resume", { kind: "resume" }, disabled, t("Play goes on")));
   if (byKind.has("close")) {
     row.push(h("button", { type: "button", class: "btn btn-quiet btn-small", disabled, dataset: { focus: "close" },
-      title: "Close the table for good: every stack goes home",
+      title: t("Close the table for good: every stack goes home"),
       onclick: () => {
-        if (window.confirm("Close this table for good? Every stack goes back to its owner's bankroll.")) hostAct({ kind: "close" });
-      } }, "Close table"));
+        if (window.confirm(t("Close this table for good? Every stack goes back to its owner's bankroll."))) hostAct({ kind: "close" });
+      } }, t("Close table")));
   }
-  if (row.length) parts.push(h("div", { class: "host-buttons", role: "group", "aria-label": "The table" }, row));
+  if (row.length) parts.push(h("div", { class: "host-buttons", role: "group", "aria-label": t("The table") }, row));
 
   const unseat = byKind.get("unseat")?.params?.seat?.one_of || [];
   const handTo = new Set(byKind.get("make_host")?.params?.seat?.one_of || []);
   if (unseat.length) {
-    parts.push(h("h3", { class: "host-sub" }, "Players"),
-      h("ul", { class: "host-players", "aria-label": "Players at the table" }, unseat.map((seat) => {
+    parts.push(h("h3", { class: "host-sub" }, t("Players")),
+      h("ul", { class: "host-players", "aria-label": t("Players at the table") }, unseat.map((seat) => {
         const name = seatName(view, seat);
         return h("li", {}, h("span", {}, `${name} `),
           h("button", { type: "button", class: "btn btn-quiet btn-tiny", disabled, dataset: { focus: `unseat-${seat}`, seat },
-            "aria-label": `Stand up ${name}`, title: "Their chips go back to their bankroll (after the hand they play in)",
+            "aria-label": t("Stand up {name}", { name }), title: t("Their chips go back to their bankroll (after the hand they play in)"),
             onclick: () => {
-              if (window.confirm(`Stand ${name} up? Their chips go back to their bankroll.`)) hostAct({ kind: "unseat", seat });
-            } }, "Stand up"),
+              if (window.confirm(t("Stand {name} up? Their chips go back to their bankroll.", { name }))) hostAct({ kind: "unseat", seat });
+            } }, t("Stand up")),
           handTo.has(seat) ? [" ", h("button", { type: "button", class: "btn btn-quiet btn-tiny", disabled,
-            dataset: { focus: `host-${seat}` }, "aria-label": `Make host: ${name}`,
+            dataset: { focus: `host-${seat}` }, "aria-label": t("Make host: {name}", { name }),
             onclick: () => {
-              if (window.confirm(`Hand the host role to ${name}? You will no longer run this table.`)) hostAct({ kind: "make_host", seat });
-            } }, "Make host")] : null);
+              if (window.confirm(t("Hand the host role to {name}? You will no longer run this table.", { name }))) {
+                hostAct({ kind: "make_host", seat });
+              }
+            } }, t("Make host"))] : null);
       })));
   }
 
   const specs = byKind.get("set_options")?.params?.options;
   if (specs && typeof specs === "object") {
     parts.push(optionsForm(specs, disabled));
-    if (view.hand_id) parts.push(h("p", { class: "muted small" }, "A change now is for the next hand: this one keeps its stakes."));
+    if (view.hand_id) parts.push(h("p", { class: "muted small" }, t("A change now is for the next hand: this one keeps its stakes.")));
   }
   parts.push(h("p", { class: "field-error", id: "host-note", role: "status" }));
 
@@ -157,12 +160,12 @@ function optionsForm(specs, disabled) {
       h("input", { type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
         min: spec.min ?? undefined, max: spec.max ?? undefined,
         value: spec.value === null || spec.value === undefined ? "" : String(spec.value),
-        placeholder: spec.nullable ? "no limit" : "", dataset: { type: "int", focus: id, nullable: spec.nullable ? "yes" : "" } }));
+        placeholder: spec.nullable ? t("no limit") : "", dataset: { type: "int", focus: id, nullable: spec.nullable ? "yes" : "" } }));
   });
   const form = h("form", { class: "host-options", "aria-labelledby": "host-options-title" },
-    h("h3", { class: "host-sub", id: "host-options-title" }, "Stakes and clocks (from the next hand)"),
+    h("h3", { class: "host-sub", id: "host-options-title" }, t("Stakes and clocks (from the next hand)")),
     ...fields,
-    h("button", { type: "submit", class: "btn btn-small", disabled, dataset: { focus: "set-options" } }, "Change"));
+    h("button", { type: "submit", class: "btn btn-small", disabled, dataset: { focus: "set-options" } }, t("Change")));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const options = {};
@@ -175,7 +178,8 @@ function optionsForm(specs, disabled) {
       if (value !== spec.value) options[input.name] = value;
     }
     if (!Object.keys(options).length) {
-      $("#host-note").textContent = "Nothing changed.";
+      $("#host-note").textContent = t("Nothing changed.");
+
       return;
     }
     hostAct({ kind: "set_options", options });

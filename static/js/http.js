@@ -1,7 +1,10 @@
 // Every call the pages make to the server's HTTP API (docs/protocol.md §3 to §4.5, the review and host APIs) goes through `request`: one way to send a body, one way to
 // read the answer, one error with the server's own words. The session cookie (httponly
 // t31_token) goes along by itself (same origin), so no token is handled in JavaScript, except the
-// host's (the admin page passes it as a header).
+// host's (the admin page passes it as a header). The words this module writes itself (no
+// answer, a refusal without words) are in the reader's language (i18n.js); the server words
+// its own refusals in the reader's language.
+import { t } from "./i18n.js";
 
 export class HttpError extends Error {
   constructor(status, message, field = null, body = null) {
@@ -12,7 +15,7 @@ export class HttpError extends Error {
   }
 }
 
-export const UNREACHABLE = "The server cannot be reached; check your connection.";
+export const UNREACHABLE = t("The server cannot be reached; check your connection.");
 
 /** Server time minus browser time, in seconds (deadlines are server unix times). */
 export const clock = { offset: 0, now: () => Date.now() / 1000 + clock.offset };
@@ -33,7 +36,8 @@ function messageOf(body, status) {
   if (Array.isArray(detail) && detail.length) {
     return detail.map((d) => String(d.msg || "").replace(/^Value error, /, "")).join("; ");
   }
-  return `The server answered ${status}`;
+  return t("The server answered {status}", { status });
+
 }
 
 function fieldOf(body) {

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { DevicesPanel } from "./devices.js";
 import { $, chips, fill, h } from "./dom.js";
 import { filterTracker, handList } from "./hand-list.js";
+import { t } from "./i18n.js";
 import { GAME_TITLES, download, explain, getJson, getText, netSpan, showBanner, when } from "./review-api.js";
 import { showWhoami } from "./signin.js";
 
@@ -18,7 +19,8 @@ function figure(label, value, extra = null) {
 function handLink(hand) {
   if (!hand) return h("span", { class: "muted" }, "–");
   return h("span", {}, netSpan(hand.net), " ",
-    h("a", { href: `/hands/${encodeURIComponent(hand.hand_id)}`, class: "small" }, `${GAME_TITLES[hand.game] || hand.game}, ${when(hand.ended_at)}`));
+    h("a", { href: `/hands/${encodeURIComponent(hand.hand_id)}`, class: "small" },
+      t("{game}, {when}", { game: GAME_TITLES[hand.game] || hand.game, when: when(hand.ended_at) })));
 }
 
 async function renderChart() {
@@ -26,7 +28,7 @@ async function renderChart() {
   try {
     const svg = await getText(`/api/players/${encodeURIComponent(playerId)}/chart.svg`);
     const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    const img = h("img", { src: url, alt: "The player's bankroll plus chips at tables, over time", id: "chart-img", width: 720, height: 260 });
+    const img = h("img", { src: url, alt: t("The player's bankroll plus chips at tables, over time"), id: "chart-img", width: 720, height: 260 });
     holder.prepend(img);
   } catch (err) {
     holder.prepend(h("p", { class: "muted" }, explain(err, "chart")));
@@ -35,17 +37,17 @@ async function renderChart() {
 
 function renderFigures(data) {
   fill($("#figures"),
-    figure("Hands played", chips(data.hands)),
-    figure("Net result", netSpan(data.net)),
-    figure("Biggest win", handLink(data.biggest_win)),
-    figure("Biggest loss", handLink(data.biggest_loss)));
+    figure(t("Hands played"), chips(data.hands)),
+    figure(t("Net result"), netSpan(data.net)),
+    figure(t("Biggest win"), handLink(data.biggest_win)),
+    figure(t("Biggest loss"), handLink(data.biggest_loss)));
   const body = $("#games-table tbody");
   fill(body, data.games.length
     ? data.games.map((g) => h("tr", {},
         h("td", {}, GAME_TITLES[g.game] || g.game), h("td", { class: "num" }, chips(g.hands)),
         h("td", { class: "num" }, netSpan(g.net)), h("td", { class: "num" }, g.biggest_win ? netSpan(g.biggest_win) : "–"),
         h("td", { class: "num" }, g.biggest_loss ? netSpan(g.biggest_loss) : "–")))
-    : h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No hands played yet.")));
+    : h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("No hands played yet."))));
 }
 
 function renderSessions(data) {
@@ -55,15 +57,15 @@ function renderSessions(data) {
         h("td", {}, h("a", { href: `/tables/${encodeURIComponent(s.table_id)}/history` }, s.table),
           h("span", { class: "muted small" }, ` ${GAME_TITLES[s.game] || s.game}`)),
         h("td", {}, when(s.sat_down)),
-        h("td", {}, s.status === "playing" ? h("span", { class: "pill pill-playing" }, "playing") : when(s.left)),
+        h("td", {}, s.status === "playing" ? h("span", { class: "pill pill-playing" }, t("playing")) : when(s.left)),
         h("td", { class: "num" }, chips(s.buy_in)),
         h("td", { class: "num" }, chips(s.buy_out)),
         h("td", { class: "num" }, s.status === "playing" ? chips(s.stack) : "–"),
         h("td", { class: "num" }, netSpan(s.net)),
-        h("td", {}, h("button", { type: "button", class: "btn btn-chip btn-quiet", title: "The table's ledger as CSV",
+        h("td", {}, h("button", { type: "button", class: "btn btn-chip btn-quiet", title: t("The table's ledger as CSV"),
           onclick: () => download(`/api/tables/${encodeURIComponent(s.table_id)}/ledger.csv`, `ledger-${s.table_id}.csv`)
-            .catch((err) => showBanner(err.message)) }, "CSV"))))
-    : h("tr", {}, h("td", { colspan: 8, class: "muted" }, "No sessions yet.")));
+            .catch((err) => showBanner(err.message)) }, t("CSV")))))
+    : h("tr", {}, h("td", { colspan: 8, class: "muted" }, t("No sessions yet."))));
 }
 
 async function start() {
@@ -82,11 +84,11 @@ async function start() {
     return;
   }
   $("#player-name").textContent = data.name;
-  document.title = `${data.name} · Table 31`;
-  $("#bankroll-now").textContent = `bankroll ${chips(data.bankroll)} chips`;
+  document.title = t("{name} · Table 31", { name: data.name });
+  $("#bankroll-now").textContent = t("bankroll {chips} chips", { chips: chips(data.bankroll) });
   // The chart's line ends at the bankroll plus the chips at tables, not the bankroll alone.
   const last = data.chart && typeof data.chart.last === "number" ? data.chart.last : null;
-  $("#chart-now").textContent = last === null ? "" : `: now ${chips(last)} chips`;
+  $("#chart-now").textContent = last === null ? "" : t(": now {chips} chips", { chips: chips(last) });
   $("#player-body").hidden = false;
   renderFigures(data);
   renderSessions(data);
@@ -94,7 +96,7 @@ async function start() {
     await new DevicesPanel(me).load();
     fill($("#downloads"), h("button", { type: "button", class: "btn btn-small btn-neutral", id: "btn-jsonl",
       onclick: () => download(`/api/players/${encodeURIComponent(playerId)}/hands.jsonl`, `hands-${playerId}.jsonl`)
-        .catch((err) => showBanner(err.message)) }, "All my hands (JSON lines)"));
+        .catch((err) => showBanner(err.message)) }, t("All my hands (JSON lines)")));
   }
   await renderChart();
   const games = data.games.map((g) => g.game);
@@ -104,10 +106,11 @@ async function start() {
     endpoint: `/api/players/${encodeURIComponent(playerId)}/hands`,
     games,
     resultKey: "player_net",
-    resultLabel: me && me.player_id === playerId ? "Your result" : `${data.name}'s result`,
+    resultLabel: me && me.player_id === playerId ? t("Your result") : t("{name}'s result", { name: data.name }),
     // read when a page comes back empty: with a game or a date set, the filter left nothing
     get empty() {
-      return filtered() ? "No hands match the filter." : "No hands played yet.";
+      return filtered() ? t("No hands match the filter.") : t("No hands played yet.");
+
     },
   });
 }

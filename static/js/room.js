@@ -6,6 +6,7 @@
 import { announce } from "./announce.js";
 import { api } from "./api.js";
 import { $, fill, h, humanize } from "./dom.js";
+import { t } from "./i18n.js";
 import { invite, log, room, showTable, socket, state } from "./table-context.js";
 
 let refillHandOver = null; // the hand-over list, filled again from the seats of a new view
@@ -22,10 +23,10 @@ export function renderRoomChooser() {
   if (!box || !room) return;
   box.hidden = false;
   const host = state.me && state.me.player_id === room.host_id;
-  const title = h("h2", { class: "room-title small", id: "room-title" }, `Room: ${room.name}`);
+  const title = h("h2", { class: "room-title small", id: "room-title" }, t("Room: {name}", { name: room.name }));
   if (!host) {
     refillHandOver = null;
-    fill(box, title, h("p", { class: "muted small" }, "The room's host chooses the game; this page follows."));
+    fill(box, title, h("p", { class: "muted small" }, t("The room's host chooses the game; this page follows.")));
     return;
   }
   const select = h("select", { id: "room-game", name: "game" },
@@ -33,15 +34,15 @@ export function renderRoomChooser() {
   const ready = h("input", { type: "checkbox", id: "room-ready", name: "ready", checked: true });
   const note = h("p", { class: "small", id: "room-note", role: "status" });
   const form = h("form", { class: "room-form", id: "room-form", "aria-labelledby": "room-title" },
-    h("label", { for: "room-game" }, "Next game "), select,
-    h("label", { class: "small room-ready" }, ready, " Wait for everyone to be Ready"),
-    h("button", { type: "submit", class: "btn btn-small", id: "room-switch" }, "Switch game"),
+    h("label", { for: "room-game" }, t("Next game"), " "), select,
+    h("label", { class: "small room-ready" }, ready, " ", t("Wait for everyone to be Ready")),
+    h("button", { type: "submit", class: "btn btn-small", id: "room-switch" }, t("Switch game")),
     note);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const options = ready.checked ? { start: "when_ready" } : {};
     const sent = socket.send({ type: "switch_game", game: select.value, options });
-    note.textContent = sent ? "Switching… (a hand in play ends first)" : "Not while the connection is down.";
+    note.textContent = sent ? t("Switching… (a hand in play ends first)") : t("Not while the connection is down.");
   });
   fill(box, title, form, handOverForm());
 }
@@ -55,7 +56,7 @@ function handOverForm() {
     const chosen = select.value;
     fill(select, seated.length
       ? seated.map((s) => h("option", { value: s.player_id }, s.name))
-      : h("option", { value: "" }, "Nobody else is seated"));
+      : h("option", { value: "" }, t("Nobody else is seated")));
     if (chosen) select.value = chosen;
   };
   fillPlayers();
@@ -65,9 +66,9 @@ function handOverForm() {
   select.addEventListener("focus", fillPlayers);
   select.addEventListener("pointerdown", fillPlayers);
   const note = h("p", { class: "small", id: "room-host-note", role: "status" });
-  const form = h("form", { class: "room-form", id: "room-host-form", "aria-label": "Hand the room over" },
-    h("label", { for: "room-host-to" }, "Hand the room to "), select,
-    h("button", { type: "submit", class: "btn btn-small btn-quiet", id: "room-hand-over" }, "Hand over"),
+  const form = h("form", { class: "room-form", id: "room-host-form", "aria-label": t("Hand the room over") },
+    h("label", { for: "room-host-to" }, t("Hand the room to"), " "), select,
+    h("button", { type: "submit", class: "btn btn-small btn-quiet", id: "room-hand-over" }, t("Hand over")),
     note);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -75,12 +76,12 @@ function handOverForm() {
     try {
       const host = await api.handRoomOver(room.room_id, select.value);
       room.host_id = host.player_id;
-      const words = `${host.name} is the room's host now.`;
+      const words = t("{name} is the room's host now.", { name: host.name });
       log(words);
       announce(words);
       renderRoomChooser();
     } catch (err) {
-      note.textContent = err.message || "The room could not be handed over.";
+      note.textContent = err.message || t("The room could not be handed over.");
     }
   });
   return form;
@@ -96,7 +97,7 @@ export async function followRoom(message, remount) {
     if (!response.ok) throw new Error(String(response.status));
     next = await response.json();
   } catch {
-    log("The room moved to another table, which could not be opened: reload the page.", "error");
+    log(t("The room moved to another table, which could not be opened: reload the page."), "error");
     return;
   }
   if (!Array.isArray(next.option_words)) {
@@ -116,7 +117,8 @@ export async function followRoom(message, remount) {
     hands.href = `/tables/${encodeURIComponent(next.table_id)}/history?${where}`;
   }
   socket.retarget(next.table_id);
-  const words = `The room switched to ${next.game_title}.`;
+  const words = t("The room switched to {game}.", { game: next.game_title });
+
   log(words);
   announce(words);
   const note = $("#room-note");

@@ -6,6 +6,7 @@
 // The text to copy and the CSV are the server's: the page shows, copies and downloads them.
 import { api } from "./api.js";
 import { $, chips, fill, h } from "./dom.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { download, explain, getJson, netSpan, showBanner } from "./review-api.js";
 import { showWhoami } from "./signin.js";
 
@@ -61,14 +62,14 @@ function query() {
 function renderPlayers(data) {
   const box = $("#player-checks");
   if (!data.candidates.length) {
-    fill(box, h("span", { class: "muted" }, "Nobody played a hand in this span."));
+    fill(box, h("span", { class: "muted" }, t("Nobody played a hand in this span.")));
     return;
   }
   fill(box, data.candidates.map((c) =>
     h("label", { class: `player-check${c.bot ? " is-bot" : ""}` },
       h("input", { type: "checkbox", value: c.id, checked: c.chosen, onchange: onTick }),
       h("span", { class: "player-check-name" }, c.name),
-      c.bot ? h("span", { class: "pill" }, "bot") : null,
+      c.bot ? h("span", { class: "pill" }, t("bot")) : null,
       " ", netSpan(c.net))));
 }
 
@@ -78,9 +79,9 @@ function onTick() {
     // nobody ticked: nothing to settle (no names would ask the server for everyone)
     state.asked++;
     state.last = null;
-    fill($("#nets-table tbody"), h("tr", {}, h("td", { colspan: 5, class: "muted" }, "Tick the players who are settling.")));
+    fill($("#nets-table tbody"), h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("Tick the players who are settling."))));
     $("#apart-box").hidden = true;
-    fill($("#payments"), h("li", { class: "payment payment-none muted" }, "Nobody is settling."));
+    fill($("#payments"), h("li", { class: "payment payment-none muted" }, t("Nobody is settling.")));
     $("#settle-text").textContent = "";
     return;
   }
@@ -88,10 +89,17 @@ function onTick() {
   refresh();
 }
 
-/** "2.25 €", "−3.30 €" (a real minus sign, as the chips have). */
+/** "2.25 €", "−3.30 €" (a real minus sign, as the chips have); the server's decimal ("2.25",
+ *  its places kept) as the page's language writes it ("2,25" in Danish). */
 function moneyOf(amount, data) {
   if (amount === null || amount === undefined) return "";
-  return `${String(amount).replace(/^-/, "\u2212")}${data.currency ? ` ${data.currency}` : ""}`;
+  const text = String(amount);
+  const places = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
+  const number = Number(text);
+  const written = Number.isFinite(number)
+    ? formatNumber(Math.abs(number), { minimumFractionDigits: places, maximumFractionDigits: places, useGrouping: false })
+    : text.replace(/^-/, "");
+  return `${text.startsWith("-") ? "\u2212" : ""}${written}${data.currency ? ` ${data.currency}` : ""}`;
 }
 
 function renderNets(data) {
@@ -100,17 +108,17 @@ function renderNets(data) {
   fill($("#nets-table tbody"), data.parties.length
     ? data.parties.map((p) => h("tr", {},
         h("th", { scope: "row" }, h("a", { href: `/players/${encodeURIComponent(p.id)}` }, p.name),
-          p.bot ? h("span", { class: "pill" }, "bot") : null),
+          p.bot ? h("span", { class: "pill" }, t("bot")) : null),
         h("td", { class: "num" }, chips(p.hands)),
         h("td", { class: "num" }, netSpan(p.net)),
         h("td", { class: "num" }, p.settle === p.net ? "" : netSpan(p.settle)),
         h("td", { class: "num money-col" }, money ? `${p.net > 0 ? "+" : ""}${moneyOf(p.money, data)}` : "")))
-    : h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No hands in this span.")));
+    : h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("No hands in this span."))));
   // What no payment settles (the house, bots, a pot), in the server's words.
   const apart = data.apart_text || [];
   $("#apart-box").hidden = !apart.length;
   fill($("#apart"), apart.map((line) => h("li", {}, line)));
-  $("#hands-count").textContent = `${chips(data.hands)} hand${data.hands === 1 ? "" : "s"}`;
+  $("#hands-count").textContent = tn("{n} hand", "{n} hands", data.hands);
 }
 
 function capital(text) {
@@ -120,11 +128,21 @@ function capital(text) {
 function renderPayments(data) {
   fill($("#payments"), data.payments.length
     ? data.payments.map((p) => h("li", { class: "payment" },
-        h("span", { class: "payment-who" }, h("strong", {}, capital(p.payer_name)), " pays ", h("strong", {}, p.payee_name)),
-        h("span", { class: "payment-amount" }, `${chips(p.amount)} chip${p.amount === 1 ? "" : "s"}`,
+        h("span", { class: "payment-who" }, ...placed(t("{payer} pays {payee}"), {
+          payer: h("strong", {}, capital(p.payer_name)), payee: h("strong", {}, p.payee_name) })),
+        h("span", { class: "payment-amount" }, tn("{n} chip", "{n} chips", p.amount),
           p.money !== null && p.money !== undefined ? h("span", { class: "payment-money" }, ` (${moneyOf(p.money, data)})`) : null)))
-    : h("li", { class: "payment payment-none muted" }, data.hands ? "Nobody owes anything." : "No hands to settle."));
+    : h("li", { class: "payment payment-none muted" }, data.hands ? t("Nobody owes anything.") : t("No hands to settle.")));
   $("#settle-text").textContent = data.text;
+}
+
+/** A sentence's parts: its text, each {name} in it replaced by the node `nodes[name]` (a
+ *  sentence with markup inside stays one message). */
+function placed(text, nodes) {
+  return text.split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name && Object.hasOwn(nodes, name) ? nodes[name] : part;
+  });
 }
 
 async function refresh() {
@@ -175,10 +193,11 @@ $("#copy-text").addEventListener("click", async () => {
   if (!state.last) return;
   const status = $("#copy-status");
   if (await copyText(state.last.text)) {
-    status.textContent = "Copied: paste it in your chat.";
+    status.textContent = t("Copied: paste it in your chat.");
   } else {
     $(".settle-text").open = true;
-    status.textContent = "Copying is blocked here: select the text below and copy it.";
+    status.textContent = t("Copying is blocked here: select the text below and copy it.");
+
   }
 });
 

@@ -47,8 +47,26 @@ PAGES = (
         "/",
         "#signin-slot .signed-in",
         signed_in=True,
-        # the recovery code's control (static/js/recover.js)
-        pending=(".game-blurbs", "#open-options", "#recovery-make"),
+        pending=(".game-blurbs", "#open-options"),
+    ),
+    # the host's page before the token (its unlocked page: test_pseudo_locale_host_browser.py)
+    Page("/admin", "#login-form"),
+    Page("/recover", "#recover-form"),
+    Page("/recover", "#recover-whoami", signed_in=True),
+    Page(
+        "/recover?code=not-a-code",
+        "#recover-message",
+        # the refusal's words (app/api/routes/admin_page.py's NOT_VALID: not marked yet)
+        pending=("#recover-message",),
+    ),
+    Page("/settle", "#banner"),  # not signed in: why there is nothing to settle
+    Page(
+        "/settle",
+        "#settle-body",
+        signed_in=True,
+        # the server's text to copy and its words for what no payment settles
+        # (app/review/settle_words.py)
+        pending=("#settle-text", "#apart"),
     ),
 )
 
@@ -114,6 +132,9 @@ DATA = (
     "#result-table td:first-child",  # a hand's players
     "#proof-shoes .mono",  # a shoe's commitment (hexadecimal)
     "#share-link",
+    ".player-check-name",  # settle-up: the players' names
+    "#nets-table th[scope=row] a",
+    ".payment-who strong",
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
