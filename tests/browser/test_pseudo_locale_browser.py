@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import NARROW, WIDE
-from tests.browser.steps import sign_in
+from tests.browser.steps import sign_in, sit
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,9 @@ class Page:
     signed_in: bool = False
     pending: tuple[str, ...] = field(default=())
     """Selectors of parts not converted yet (their text is not checked)."""
+    table: str | None = None
+    """A game: the page is a table of it with a hand in play, opened through the API (a bot in
+    seat 0, the page's player in seat 1 through its own Sit here); path's {table} is its id."""
 
 
 PAGES = (
@@ -47,6 +50,24 @@ PAGES = (
         # the recovery code's control (static/js/recover.js)
         pending=(".game-blurbs", "#open-options", "#recovery-make"),
     ),
+    Page(
+        "/tables/{table}",
+        "#controls .action",
+        table="trianta-ena",
+        pending=(
+            # the game's module (static/js/games/*.js): its centre, its lines in a seat, its
+            # words for an action (`labels`) on the action's button
+            "#game-center",
+            ".seat-extras",
+            "#controls button[data-kind]",
+            # the log and the last hand's result (story.js and the modules' describeEvent)
+            "#log",
+            "#settlement",
+            # the host's badge and panel (host-panel.js)
+            "#host-badge",
+            "#host-panel",
+        ),
+    ),
 )
 
 DATA = (
@@ -57,6 +78,11 @@ DATA = (
     ".table-item-name",
     ".whoami-name",
     "#open-game-rules",  # "How to play {title}": the title is the game's name
+    "#table-name",  # a table's page: the table's and the game's names, the players' names
+    "#game-title",
+    ".seat-name",
+    ".chat-name",
+    ".card-rank",  # a card's rank as a card shows it: A, K, Q, J
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
@@ -103,10 +129,19 @@ def test_converted_pages_in_the_pseudo_locale(
 ) -> None:
     page = open_page(viewport)
     page.context.add_cookies([{"name": "t31_lang", "value": "qps", "url": live_server.url}])
-    if page_spec.signed_in:
+    if page_spec.signed_in or page_spec.table:
         sign_in(page, f"Ψεύδο {viewport['width']}")
-    page.goto(page_spec.path)
+    path = page_spec.path
+    if page_spec.table:
+        opened = page.request.post("/api/tables", data={"game": page_spec.table, "options": {}})
+        assert opened.status == 201, opened.text()
+        path = path.format(table=opened.json()["table_id"])
+        added = page.request.post(f"/api/tables/{opened.json()['table_id']}/bots", data={})
+        assert added.status == 201 and added.json()["seat"] == 0, added.text()
+    page.goto(path)
     assert page.locator("html").get_attribute("lang") == "qps"
+    if page_spec.table:
+        sit(page, 1)
     page.locator(page_spec.ready).first.wait_for()
     found = page.evaluate(FIND, [list(page_spec.pending), list(DATA)])
     assert not found["untranslated"], "text outside the catalogs:\n" + "\n".join(
