@@ -30,12 +30,12 @@ const KIND_WORDS = {
   sit_in: t("sit in"), sit_out: t("sit out"), time_bank: t("time bank"),
 };
 
-/** The page's other keys, for the overlay (the keys' names as a keyboard shows them). */
+/** The page's other keys, for the overlay (each key's name as the reader's keyboards print it). */
 const PAGE_KEYS = [
   ["?", t("Show this list of keys")],
-  ["Esc", t("Close a dialog; leave an amount or a field of your choices")],
-  ["Enter", t("Confirm the amount you typed (a bet, a stake, a buy-in)")],
-  ["Tab", t("Move to the next button or field (Shift+Tab: back)")],
+  [t("Esc"), t("Close a dialog; leave an amount or a field of your choices")],
+  [t("Enter"), t("Confirm the amount you typed (a bet, a stake, a buy-in)")],
+  [t("Tab"), t("Move to the next button or field (Shift+Tab: back)")],
   [t("Space"), t("Press the focused button")],
 ];
 
