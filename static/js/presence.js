@@ -43,7 +43,7 @@ export function renderPresence(el, view, legal, { act, disabled }) {
     parts.push(h("p", { class: "presence-text", role: "status" },
       h("strong", {}, t("Waiting for everyone to be ready")),
       seats.length ? " · " : "",
-      seats.length ? t("{ready} of {seated} ready", { ready: formatNumber(ready), seated: formatNumber(seats.length) }) : ""));
+      seats.length ? tn("{n} of {seated} ready", "{n} of {seated} ready", ready, { seated: formatNumber(seats.length) }) : ""));
   }
   if (mine?.sitting_out) {
     parts.push(h("p", { class: "presence-text presence-away", role: "status" },
