@@ -1,6 +1,7 @@
 // The amount dialog of the table page (templates/table.html #amount-dialog): a buy-in, a
 // top-up. Resolves with a whole number within its limits, or null when cancelled.
 import { $, chips } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Ask for an amount from `min` to `max` (a fixed one when they are equal). */
 export function askAmount({ title, help, min, max, value, label, confirm }) {
@@ -31,7 +32,7 @@ export function askAmount({ title, help, min, max, value, label, confirm }) {
       event.preventDefault();
       const n = Number(input.value);
       if (!Number.isInteger(n) || n < min || n > max) {
-        error.textContent = `A whole number from ${chips(min)} to ${chips(max)}, please.`;
+        error.textContent = t("A whole number from {min} to {max}, please.", { min: chips(min), max: chips(max) });
         input.focus();
         return;
       }

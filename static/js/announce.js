@@ -4,6 +4,7 @@
 // turn that follow each other at once are both said.
 import { KIND_LABELS } from "./controls.js";
 import { $, h, humanize } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEPT = 4;
 
@@ -25,11 +26,11 @@ export function choiceWords(legal, labels = {}) {
     if (!words.includes(word)) words.push(word);
   }
   if (words.length < 2) return words.join("");
-  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+  return t("{choices} or {last}", { choices: words.slice(0, -1).join(", "), last: words[words.length - 1] });
 }
 
 /** "Your turn: hit or stand" (or "Your turn" when the choices have no words). */
 export function turnSentence(legal, labels) {
   const words = choiceWords(legal, labels);
-  return words ? `Your turn: ${words}` : "Your turn";
+  return words ? t("Your turn: {choices}", { choices: words }) : t("Your turn");
 }

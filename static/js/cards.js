@@ -4,10 +4,13 @@
 //   {card: null, up: false}   face down and hidden from you: drawn as a patterned back;
 //   {card: "TH", up: false}   face down but yours to see: drawn face up with a "private" marker.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
+// a card's name in words, "ten of hearts": its rank's and its suit's words in the page's
+// language, put together by "{rank} of {suit}" (a language orders them as it writes them)
+const SUIT_NAMES = { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") };
+const RANK_NAMES = { A: t("ace"), K: t("king"), Q: t("queen"), J: t("jack"), T: t("ten") };
 const CODE = /^(?:[2-9TJQKA][SHDC]|XX)$/;
 
 /** Is `value` a card code (so a choice among codes can be drawn as cards)? */
@@ -15,7 +18,7 @@ export const isCardCode = (value) => typeof value === "string" && CODE.test(valu
 
 /** {rank: "10", suit: "♥", red: true, name: "ten of hearts"} for "TH". */
 export function parseCard(code) {
-  if (code === "XX") return { rank: "★", suit: "", red: false, joker: true, name: "joker" };
+  if (code === "XX") return { rank: "★", suit: "", red: false, joker: true, name: t("joker") };
   const r = code[0];
   const s = code[1];
   return {
@@ -23,7 +26,7 @@ export function parseCard(code) {
     suit: SUITS[s] || s,
     red: s === "H" || s === "D",
     joker: false,
-    name: `${RANK_NAMES[r] || r} of ${SUIT_NAMES[s] || s}`,
+    name: t("{rank} of {suit}", { rank: RANK_NAMES[r] || r, suit: SUIT_NAMES[s] || s }),
   };
 }
 
@@ -31,7 +34,7 @@ export function parseCard(code) {
 export function cardText(code) {
   if (!isCardCode(code)) return "?";
   const c = parseCard(code);
-  return c.joker ? "Joker" : `${c.rank}${c.suit}`;
+  return c.joker ? t("Joker") : `${c.rank}${c.suit}`;
 }
 
 /**
@@ -40,9 +43,9 @@ export function cardText(code) {
  * (WCAG 2.5.3, "label in name"), so speech control users can say what they see.
  */
 export function cardLabel(code) {
-  if (!isCardCode(code)) return "a card";
+  if (!isCardCode(code)) return t("a card");
   const c = parseCard(code);
-  return c.joker ? c.name : `${c.rank}${c.suit} (${c.name})`;
+  return c.joker ? c.name : t("{card} ({name})", { card: `${c.rank}${c.suit}`, name: c.name });
 }
 
 
@@ -59,7 +62,7 @@ export function cardEl(card, opts = {}) {
   if (!code) {
     classes.push("card-back");
     return h(tag, { class: classes.join(" "), role: tag === "span" ? "img" : null,
-      "aria-label": "face-down card", title: "Face-down card" });
+      "aria-label": t("face-down card"), title: t("Face-down card") });
   }
   const c = parseCard(code);
   classes.push(c.red ? "card-red" : "card-black");
@@ -67,12 +70,12 @@ export function cardEl(card, opts = {}) {
   const privateToYou = view.up === false; // face down, but you may see it
   if (privateToYou) classes.push("card-private");
   const name = tag === "button" ? cardLabel(code) : c.name; // a button names what it shows
-  const label = privateToYou ? `${name}, face down (only you see it)` : name;
+  const label = privateToYou ? t("{card}, face down (only you see it)", { card: name }) : name;
   return h(tag, { class: classes.join(" "), role: tag === "span" ? "img" : null, "aria-label": label,
     title: label, dataset: { card: code } },
     h("span", { class: "card-corner", "aria-hidden": "true" },
       h("span", { class: "card-rank" }, c.rank), h("span", { class: "card-suit" }, c.suit)),
-    h("span", { class: "card-pip", "aria-hidden": "true" }, c.joker ? "JOKER" : c.suit));
+    h("span", { class: "card-pip", "aria-hidden": "true" }, c.joker ? t("JOKER") : c.suit));
 }
 
 /** A row of cards (a hand); an empty row keeps its height so the layout does not jump. */

@@ -4,6 +4,7 @@
 // "Chat off" switch, this browser's own setting (localStorage), which hides the chat panel, its
 // count of new messages and the reactions at the seats.
 import { $, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { request } from "./http.js";
 import { state } from "./table-context.js";
 
@@ -44,7 +45,7 @@ function renderChatOff(off = chatOff()) {
   if (button) {
     button.setAttribute("aria-checked", String(!off));
     const word = button.querySelector(".switch-state");
-    if (word) word.textContent = off ? "off" : "on";
+    if (word) word.textContent = off ? t("off") : t("on");
   }
 }
 
@@ -82,15 +83,15 @@ async function change(method, playerId, name) {
     const answer = await request(method, `/api/me/blocks/${encodeURIComponent(playerId)}`);
     blocks.list = Array.isArray(answer?.blocks) ? answer.blocks : [];
   } catch (err) {
-    note(err.message || "The server refused.");
+    note(err.message || t("The server refused."));
     return;
   }
   if (method === "PUT") {
     // what they wrote before goes too; the server sends nothing of theirs from now on
     for (const el of document.querySelectorAll(`#chat-list .chat-line[data-player="${CSS.escape(playerId)}"]`)) el.remove();
-    $("#chat-blocked-status").textContent = `You blocked ${name}: you no longer see their messages.`;
+    $("#chat-blocked-status").textContent = t("You blocked {name}: you no longer see their messages.", { name });
   } else {
-    $("#chat-blocked-status").textContent = `You unblocked ${name}.`;
+    $("#chat-blocked-status").textContent = t("You unblocked {name}.", { name });
   }
   renderBlocked();
 }
@@ -100,10 +101,10 @@ export function blockButton(message) {
   if (!me() || !message.player_id || message.player_id === me()) return null;
   return h("button", {
     type: "button", class: "btn-link chat-block", dataset: { player: message.player_id },
-    title: `Hide ${message.name}'s messages and reactions from you (only you)`,
-    "aria-label": `Block ${message.name} for yourself`,
+    title: t("Hide {name}'s messages and reactions from you (only you)", { name: message.name }),
+    "aria-label": t("Block {name} for yourself", { name: message.name }),
     onclick: () => change("PUT", message.player_id, message.name),
-  }, "Block");
+  }, t("Block"));
 }
 
 function renderBlocked() {
@@ -111,11 +112,11 @@ function renderBlocked() {
   if (!box) return;
   box.hidden = blocks.list.length === 0;
   fill(box,
-    h("span", { class: "chat-muted-label" }, "Blocked by you: "),
+    h("span", { class: "chat-muted-label" }, t("Blocked by you:"), " "),
     blocks.list.map((b) => h("span", { class: "chat-muted-person" },
       b.name,
       h("button", {
-        type: "button", class: "btn-link chat-unblock", "aria-label": `Unblock ${b.name}`,
+        type: "button", class: "btn-link chat-unblock", "aria-label": t("Unblock {name}", { name: b.name }),
         onclick: () => change("DELETE", b.player_id, b.name),
-      }, "Unblock"))));
+      }, t("Unblock")))));
 }

@@ -5,8 +5,10 @@
 import { blockButton, chatOff, loadBlocks, startChatControls } from "./chat-blocks.js";
 import { $, fill, h } from "./dom.js";
 import { request } from "./http.js";
+import { formatNumber, formatTime, t, tn } from "./i18n.js";
 import { showAtSeat } from "./seat-reactions.js";
 import { socket, state, tableId } from "./table-context.js";
+import { reactionWords } from "./words.js";
 
 const MAX_CHARS = 200;
 const SHOWN_LIMIT = 150; // lines in the panel (the server keeps 100 messages; reactions come too)
@@ -48,7 +50,7 @@ function isMuted(playerId) {
 
 function clock(at) {
   const when = typeof at === "number" ? new Date(at * 1000) : new Date();
-  return when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return formatTime(when, { hour: "2-digit", minute: "2-digit" });
 }
 
 // ------------------------------------------------------------------ the panel
@@ -83,13 +85,13 @@ export function startChat() {
 function renderCount() {
   const count = $("#chat-unread");
   count.hidden = chat.unread === 0;
-  count.textContent = chat.unread ? `${chat.unread} new` : "";
+  count.textContent = chat.unread ? tn("{n} new", "{n} new", chat.unread) : "";
 }
 
 function renderLeft() {
   const left = MAX_CHARS - [...$("#chat-input").value].length;
   const el = $("#chat-left");
-  el.textContent = left < 40 ? `${left} left` : "";
+  el.textContent = left < 40 ? tn("{n} left", "{n} left", left) : "";
   el.classList.toggle("chat-left-over", left < 0);
 }
 
@@ -110,8 +112,8 @@ function renderWriter() {
   input.disabled = !signedIn;
   button.disabled = !signedIn;
   $("#chat-reactions").querySelectorAll("button").forEach((b) => { b.disabled = !signedIn; });
-  input.placeholder = !signedIn ? "Choose a name to chat" : muted ? "You are muted at this table" : "Say something…";
-  if (muted) note("You are muted at this table: your messages are not sent.", "muted");
+  input.placeholder = !signedIn ? t("Choose a name to chat") : muted ? t("You are muted at this table") : t("Say something…");
+  if (muted) note(t("You are muted at this table: your messages are not sent."), "muted");
   else if ($("#chat-note").dataset.kind === "muted") note("");
 }
 
@@ -122,7 +124,7 @@ function renderReactions() {
   fill(bar, entries.map(([key, emoji]) =>
     h("button", {
       type: "button", class: "btn btn-quiet chat-react", dataset: { reaction: key },
-      title: key.replace("_", " "), "aria-label": `React: ${key.replace("_", " ")}`,
+      title: reactionWords(key), "aria-label": t("React: {reaction}", { reaction: reactionWords(key) }),
       onclick: () => react(key),
     }, emoji)));
 }
@@ -132,10 +134,10 @@ function renderMuted() {
   box.hidden = chat.muted.length === 0;
   const moderator = mayModerate();
   fill(box,
-    h("span", { class: "chat-muted-label" }, "Muted: "),
+    h("span", { class: "chat-muted-label" }, t("Muted:"), " "),
     chat.muted.map((m) => h("span", { class: "chat-muted-person" },
       m.name,
-      moderator ? h("button", { type: "button", class: "btn-link chat-unmute", onclick: () => moderate("unmute", m.player_id) }, "Unmute") : null)));
+      moderator ? h("button", { type: "button", class: "btn-link chat-unmute", onclick: () => moderate("unmute", m.player_id) }, t("Unmute")) : null)));
 }
 
 function line(message) {
@@ -143,15 +145,15 @@ function line(message) {
   const moderator = mayModerate();
   const tools = moderator
     ? h("span", { class: "chat-tools" },
-      h("button", { type: "button", class: "btn-link chat-remove", title: "Remove this message for everyone", onclick: () => remove(message.id) }, "Remove"),
+      h("button", { type: "button", class: "btn-link chat-remove", title: t("Remove this message for everyone"), onclick: () => remove(message.id) }, t("Remove")),
       !mine && !isMuted(message.player_id)
-        ? h("button", { type: "button", class: "btn-link chat-mute", title: `Mute ${message.name} at this table`, onclick: () => moderate("mute", message.player_id) }, "Mute")
+        ? h("button", { type: "button", class: "btn-link chat-mute", title: t("Mute {name} at this table", { name: message.name }), onclick: () => moderate("mute", message.player_id) }, t("Mute"))
         : null)
     : null;
   return h("li", { class: `chat-line${mine ? " chat-mine" : ""}`, dataset: { id: message.id, player: message.player_id } },
     h("time", {}, clock(message.at)), " ",
     h("strong", { class: "chat-name" }, message.name),
-    message.seat === null || message.seat === undefined ? h("span", { class: "chat-seat" }, " (watching)") : null,
+    message.seat === null || message.seat === undefined ? h("span", { class: "chat-seat" }, " ", t("(watching)")) : null,
     ": ",
     h("span", { class: "chat-text" }, message.text),
     tools,
@@ -202,11 +204,11 @@ function send() {
   const text = input.value.trim();
   if (!text) return;
   if ([...text].length > MAX_CHARS) {
-    note(`A message is at most ${MAX_CHARS} characters.`);
+    note(t("A message is at most {n} characters.", { n: formatNumber(MAX_CHARS) }));
     return;
   }
   if (!socket.send({ type: "chat", text })) {
-    note("Not connected: your message was not sent.");
+    note(t("Not connected: your message was not sent."));
     return;
   }
   chat.sentAt = Date.now();
@@ -217,7 +219,7 @@ function send() {
 
 function react(key) {
   if (socket.send({ type: "react", reaction: key })) chat.sentAt = Date.now();
-  else note("Not connected: your reaction was not sent.");
+  else note(t("Not connected: your reaction was not sent."));
 }
 
 async function moderate(kind, playerId) {
@@ -232,7 +234,7 @@ async function moderate(kind, playerId) {
       ? request("POST", base, { body: { player_id: playerId }, headers: { Authorization: `Bearer ${hostToken()}` } })
       : request("DELETE", `${base}/${encodeURIComponent(playerId)}`, { headers: { Authorization: `Bearer ${hostToken()}` } }));
   } catch (err) {
-    note(err.message || "The server refused.");
+    note(err.message || t("The server refused."));
   }
 }
 
@@ -247,7 +249,7 @@ async function remove(id) {
       headers: { Authorization: `Bearer ${hostToken()}` },
     });
   } catch (err) {
-    note(err.message || "The server refused.");
+    note(err.message || t("The server refused."));
   }
 }
 
@@ -273,7 +275,7 @@ export function onChatMessage(message) {
     append(h("li", { class: "chat-line chat-reaction" },
       h("time", {}, clock(message.at)), " ",
       h("strong", { class: "chat-name" }, message.name), " ",
-      h("span", { class: "chat-emoji", role: "img", "aria-label": String(message.reaction).replace("_", " ") }, emoji)));
+      h("span", { class: "chat-emoji", role: "img", "aria-label": reactionWords(message.reaction) }, emoji)));
     showAtSeat(message, emoji, chatOff()); // and a bubble by the sender's seat
   } else if (message.type === "chat_removed") {
     chat.messages.delete(message.id);
@@ -293,7 +295,7 @@ export function onChatError(message) {
   if (!$("#chat-box")) return false;
   const answer = ANSWER_CODES.has(message.code) && !message.id && Date.now() - chat.sentAt < ANSWER_MS;
   if (!CHAT_CODES.has(message.code) && !answer) return false;
-  const text = typeof message.message === "string" ? message.message : `Refused (${message.code})`;
+  const text = typeof message.message === "string" ? message.message : t("Refused ({code})", { code: message.code });
   note(text[0].toUpperCase() + text.slice(1), message.code === "muted" ? "muted" : "error");
   if (!$("#chat-box").open) $("#chat-box").open = true;
   $("#chat-note").scrollIntoView({ block: "nearest" });

@@ -10,16 +10,27 @@
 // The action sent is {kind, param: value, ...} with exactly the template's params.
 import { cardEl, cardLabel, cardText, isCardCode } from "./cards.js";
 import { chips, h, humanize } from "./dom.js";
-import { chipsInWords } from "./words.js";
+import { formatNumber, t } from "./i18n.js";
+import { chipsInWords, codeWords } from "./words.js";
 
+// the games' own words (knock, prison…) are marked like the rest: the translators keep them or
+// translate them as the players of each language say them
 export const KIND_LABELS = {
-  bet: "Bet", fold: "Fold", hit: "Hit", stand: "Stand",
-  accept_bank: "Take the bank", decline_bank: "Decline the bank",
-  draw: "Draw", stake: "Stake", double: "Double", no_double: "No double", split: "Split",
-  discard: "Discard", knock: "Knock", knock_deck: "Knock on the deck", cut: "Cut", deal: "Deal",
-  remove: "Remove stake", insure: "Insure", move_prison: "Move from prison", done: "Done",
-  share: "Share", prison: "Prison",
+  bet: t("Bet"), fold: t("Fold"), hit: t("Hit"), stand: t("Stand"),
+  accept_bank: t("Take the bank"), decline_bank: t("Decline the bank"),
+  draw: t("Draw"), stake: t("Stake"), double: t("Double"), no_double: t("No double"), split: t("Split"),
+  discard: t("Discard"), knock: t("Knock"), knock_deck: t("Knock on the deck"), cut: t("Cut"), deal: t("Deal"),
+  remove: t("Remove stake"), insure: t("Insure"), move_prison: t("Move from prison"), done: t("Done"),
+  share: t("Share"), prison: t("Prison"),
 };
+
+/** A param's name (a view's key: "amount", "cards") in words. */
+const PARAM_WORDS = {
+  amount: t("Amount"), stake: t("Stake"), cards: t("Cards"), position: t("Position"), chance: t("Chance"),
+  conceal: t("Conceal"), pattern: t("Pattern"), source: t("Source"), to: t("To"),
+};
+
+const paramWords = (name) => (Object.hasOwn(PARAM_WORDS, name) ? PARAM_WORDS[name] : humanize(name));
 
 const MAX_VALUE_BUTTONS = 6;
 const MONEY = /amount|stake|bet|chips/;
@@ -35,12 +46,12 @@ export function renderControls(el, legal, opts) {
   const ctx = {
     onAct: opts.onAct,
     memory: opts.memory || new Map(),
-    kindLabel: (kind) => (opts.labels?.[kind]) || KIND_LABELS[kind] || humanize(kind),
+    kindLabel: (kind) => (opts.labels?.[kind]) || KIND_LABELS[kind] || codeWords(kind),
     valueLabel: (kind, param, value) => {
       const custom = opts.valueLabel ? opts.valueLabel(kind, param, value) : null;
       if (custom !== null && custom !== undefined) return String(custom);
       if (isCardCode(value)) return cardText(value);
-      return typeof value === "string" ? humanize(value) : String(value);
+      return typeof value === "string" ? codeWords(value) : String(value);
     },
   };
   el.replaceChildren(...(legal || []).map((template) => group(template, ctx)));
@@ -137,23 +148,27 @@ function rangeInput(kind, name, spec, ctx, changed) {
     start = MONEY.test(name) ? Math.round(max / 10) : Math.round((min + max) / 2);
   }
   start = clamp(start);
-  const label = humanize(name);
+  const label = paramWords(name);
   const money = MONEY.test(name) || MONEY.test(kind);
   // The allowed range in words, shown while the typed value is outside it.
-  const range = min === max ? `exactly ${chips(min)}` : `from ${chips(min)} to ${chips(max)}`;
+  const values = { action: ctx.kindLabel(kind), param: label, min: chips(min), max: chips(max) };
   const rangeText = money
-    ? `${ctx.kindLabel(kind)} ${range} chips (a whole number).`
-    : `${label}: ${range} (a whole number).`;
+    ? min === max
+      ? t("{action} exactly {min} chips (a whole number).", values)
+      : t("{action} from {min} to {max} chips (a whole number).", values)
+    : min === max
+      ? t("{param}: exactly {min} (a whole number).", values)
+      : t("{param}: from {min} to {max} (a whole number).", values);
   const problem = () => {
     const raw = number.value.trim();
     const n = Number(raw);
     return raw === "" || !Number.isInteger(n) || n < min || n > max ? rangeText : null;
   };
   const number = h("input", { type: "number", class: "amount-input", min, max, step: 1, value: String(start),
-    inputmode: "numeric", "aria-label": `${label} (${chips(min)} to ${chips(max)})`, dataset: { param: name } });
+    inputmode: "numeric", "aria-label": t("{param} ({min} to {max})", values), dataset: { param: name } });
   const slider = max > min
     ? h("input", { type: "range", class: "amount-slider", min, max, step: 1, value: String(start),
-        "aria-label": `${label} slider` })
+        "aria-label": t("{param} slider", values) })
     : null;
   const set = (n) => {
     number.value = String(n);
@@ -174,8 +189,8 @@ function rangeInput(kind, name, spec, ctx, changed) {
   if (slider) slider.addEventListener("input", () => set(Number(slider.value)));
   const quick = max > min
     ? h("div", { class: "quick" },
-        [["Min", min], ["½", clamp(Math.round((min + max) / 2))], ["Max", max]].map(([text, n]) =>
-          h("button", { type: "button", class: "btn btn-chip", title: `${text}: ${chips(n)}`,
+        [[t("Min"), min], ["½", clamp(Math.round((min + max) / 2))], [t("Max"), max]].map(([text, n]) =>
+          h("button", { type: "button", class: "btn btn-chip", title: t("{quick}: {chips}", { quick: text, chips: chips(n) }),
             onclick: () => set(n) }, text)))
     : null;
   const read = () => {
@@ -201,12 +216,12 @@ function rangeInput(kind, name, spec, ctx, changed) {
 
 /** One of several values, as a select. */
 function selectInput(kind, name, spec, ctx, changed) {
-  const select = h("select", { class: "param-select", "aria-label": humanize(name), dataset: { param: name } },
+  const select = h("select", { class: "param-select", "aria-label": paramWords(name), dataset: { param: name } },
     spec.one_of.map((value, i) => h("option", { value: String(i) }, ctx.valueLabel(kind, name, value))));
   select.addEventListener("change", changed);
   return {
     name,
-    el: h("label", { class: "param param-choice" }, h("span", { class: "muted small" }, humanize(name)), select),
+    el: h("label", { class: "param param-choice" }, h("span", { class: "muted small" }, paramWords(name)), select),
     read: () => ({ value: spec.one_of[Number(select.value)] }),
     ready: () => true,
     problem: () => null,
@@ -229,7 +244,7 @@ function subsetInput(kind, name, spec, ctx, changed) {
     button.classList.add("pickable");
     button.setAttribute("aria-pressed", "false");
     // a card is named by what it shows and in words ("10♥ (ten of hearts): pick")
-    button.setAttribute("aria-label", `${asCards ? cardLabel(value) : ctx.valueLabel(kind, name, value)}: pick`);
+    button.setAttribute("aria-label", t("{item}: pick", { item: asCards ? cardLabel(value) : ctx.valueLabel(kind, name, value) }));
     button.addEventListener("click", () => {
       const at = chosen.indexOf(index);
       if (at >= 0) chosen.splice(at, 1);
@@ -245,14 +260,16 @@ function subsetInput(kind, name, spec, ctx, changed) {
       button.querySelector(".order-badge")?.remove();
       if (at >= 0) button.append(h("span", { class: "order-badge", "aria-hidden": "true" }, String(at + 1)));
     });
-    const range = spec.min === spec.max ? `${spec.min}` : `${spec.min} to ${spec.max}`;
-    hint.textContent = `Choose ${range} in order: the last one chosen ends on top. Chosen: ${chosen.length}`;
+    const counts = { min: formatNumber(spec.min), max: formatNumber(spec.max), chosen: formatNumber(chosen.length) };
+    hint.textContent = spec.min === spec.max
+      ? t("Choose {min} in order: the last one chosen ends on top. Chosen: {chosen}", counts)
+      : t("Choose {min} to {max} in order: the last one chosen ends on top. Chosen: {chosen}", counts);
     pile.replaceChildren(...chosen.map((index, i) => {
       const value = items[index];
       const node = asCards ? cardEl({ card: value, up: true }, { small: true })
         : h("span", { class: "pile-item" }, ctx.valueLabel(kind, name, value));
       node.style.zIndex = String(i + 1);
-      if (i === chosen.length - 1) node.append(h("span", { class: "top-tag" }, "top"));
+      if (i === chosen.length - 1) node.append(h("span", { class: "top-tag" }, t("top")));
       return node;
     }));
     changed();
@@ -264,10 +281,10 @@ function subsetInput(kind, name, spec, ctx, changed) {
     el: h("div", { class: "param param-subset" },
       h("div", { class: asCards ? "card-row subset-cards" : "subset-values" }, buttons), pile, hint),
     read: () => ok() ? { value: chosen.map((i) => items[i]) }
-      : { error: `Choose ${spec.min} to ${spec.max} of them` },
+      : { error: t("Choose {min} to {max} of them", { min: formatNumber(spec.min), max: formatNumber(spec.max) }) },
     ready: ok,
     problem: () => null,
-    summary: () => (chosen.length ? `(${chosen.length})` : spec.min === 0 ? "(none)" : ""),
+    summary: () => (chosen.length ? `(${formatNumber(chosen.length)})` : spec.min === 0 ? t("(none)") : ""),
   };
 }
 
@@ -279,12 +296,13 @@ function subsetInput(kind, name, spec, ctx, changed) {
  */
 export function cannotPlayNotice(reason, opts) {
   // the server's words ("You need 1 chips … add chips or stand up") as the buttons say them
+  // (English only: a translated reason is left as the server worded it)
   const text = chipsInWords(reason).replace(/\bstand up\b/g, "leave the table");
   return h("div", { class: "idle cannot-play", role: "status" },
     h("p", { class: "cannot-play-reason" }, text),
     h("div", { class: "cannot-play-actions" },
       opts.canTopUp
-        ? h("button", { type: "button", class: "btn btn-primary btn-small", dataset: { control: "top-up" }, onclick: opts.onTopUp }, "Add chips")
+        ? h("button", { type: "button", class: "btn btn-primary btn-small", dataset: { control: "top-up" }, onclick: opts.onTopUp }, t("Add chips"))
         : null,
-      h("button", { type: "button", class: "btn btn-quiet btn-small", dataset: { control: "stand-up" }, onclick: opts.onLeave }, "Leave table")));
+      h("button", { type: "button", class: "btn btn-quiet btn-small", dataset: { control: "stand-up" }, onclick: opts.onLeave }, t("Leave table"))));
 }

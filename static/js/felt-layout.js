@@ -9,6 +9,7 @@
 // places seats in a grid, where none can meet another: nothing is done there.
 
 import { $ } from "./dom.js";
+import { t } from "./i18n.js";
 
 const MIN_SCALE = 0.6; // smaller than this a seat cannot be read: it is left at this size
 const SCALE_IN_PLACE = 0.72; // a seat is drawn this small at its spot before it moves
@@ -158,7 +159,7 @@ export function markScroll() {
   if (scrolls && center.tabIndex !== 0) {
     center.tabIndex = 0;
     center.setAttribute("role", "region");
-    center.setAttribute("aria-label", "The table's centre");
+    center.setAttribute("aria-label", t("The table's centre"));
   } else if (!scrolls && center.hasAttribute("tabindex")) {
     center.removeAttribute("tabindex");
     center.removeAttribute("role");

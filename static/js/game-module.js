@@ -33,6 +33,8 @@
 //
 // ctx = {h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
 //        seatName(seatNo) → the seated player's name or "Seat N", you: your seat or null,
+//        (a module's words go through t/tn of static/js/i18n.js, as docs/i18n.md says;
+//        humanize is for keys only: its words are English)
 //        view: the view, live: true on the table page (false in the replay),
 //        act(action) → sends one action that fits `legal` (as the controls do),
 //        sit(seat, title?) → the buy-in dialog, then sits at `seat` (null: any free seat)}.
@@ -41,6 +43,7 @@
 
 import { asCards } from "./cards.js";
 import { h } from "./dom.js";
+import { codeWords } from "./words.js";
 
 const KNOWN_KEYS = new Set([
   "table_id", "game", "hand_id", "phase", "you", "seats", "legal", "deadline", "table",
@@ -58,9 +61,9 @@ export const genericModule = {
       const cards = asCards(value);
       if (cards) {
         cardBlocks.push(ctx.h("div", { class: "center-cards" },
-          ctx.h("span", { class: "muted small" }, ctx.humanize(key)), ctx.cardRow(cards)));
+          ctx.h("span", { class: "muted small" }, codeWords(key)), ctx.cardRow(cards)));
       } else if (["string", "number", "boolean"].includes(typeof value)) {
-        facts.append(ctx.h("span", { class: "fact" }, ctx.h("span", { class: "muted" }, `${ctx.humanize(key)} `),
+        facts.append(ctx.h("span", { class: "fact" }, ctx.h("span", { class: "muted" }, `${codeWords(key)} `),
           typeof value === "number" ? ctx.chips(value) : String(value)));
       }
     }

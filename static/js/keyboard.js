@@ -8,6 +8,7 @@
 // No key does anything while a person types in a field (the chat, an amount) or a dialog is
 // open; Escape closes a dialog (the browser's own) and leaves a field of the controls.
 import { $, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const KIND_KEYS = {
   hit: "H", stand: "S", bet: "B", stake: "B", fold: "F", knock: "K", knock_deck: "K",
@@ -18,13 +19,24 @@ export const KIND_KEYS = {
   ready: "R", deal_now: "D", sit_in: "I", sit_out: "U", time_bank: "T",
 };
 
-/** The page's other keys, for the overlay. */
+/** Each kind of KIND_KEYS in words, as the overlay lists them (the games' own words, knock and
+ *  prison, marked like the rest). */
+const KIND_WORDS = {
+  hit: t("hit"), stand: t("stand"), bet: t("bet"), stake: t("stake"), fold: t("fold"), knock: t("knock"),
+  knock_deck: t("knock deck"), deal: t("deal"), draw: t("draw"), double: t("double"), no_double: t("no double"),
+  split: t("split"), discard: t("discard"), cut: t("cut"), accept_bank: t("accept bank"),
+  decline_bank: t("decline bank"), insure: t("insure"), remove: t("remove"), done: t("done"), share: t("share"),
+  prison: t("prison"), move_prison: t("move prison"), call: t("call"), ready: t("ready"), deal_now: t("deal now"),
+  sit_in: t("sit in"), sit_out: t("sit out"), time_bank: t("time bank"),
+};
+
+/** The page's other keys, for the overlay (each key's name as the reader's keyboards print it). */
 const PAGE_KEYS = [
-  ["?", "Show this list of keys"],
-  ["Esc", "Close a dialog; leave an amount or a field of your choices"],
-  ["Enter", "Confirm the amount you typed (a bet, a stake, a buy-in)"],
-  ["Tab", "Move to the next button or field (Shift+Tab: back)"],
-  ["Space", "Press the focused button"],
+  ["?", t("Show this list of keys")],
+  [t("Esc"), t("Close a dialog; leave an amount or a field of your choices")],
+  [t("Enter"), t("Confirm the amount you typed (a bet, a stake, a buy-in)")],
+  [t("Tab"), t("Move to the next button or field (Shift+Tab: back)")],
+  [t("Space"), t("Press the focused button")],
 ];
 
 const keyed = new Map(); // key → {el, label, focusFirst}
@@ -67,7 +79,7 @@ function choices(root, extra) {
     } else {
       const title = box.querySelector(".action-title")?.textContent || "";
       for (const button of buttons) {
-        found.push({ kind: null, button, field: null, label: () => `${title}: ${button.textContent}` });
+        found.push({ kind: null, button, field: null, label: () => t("{choice}: {value}", { choice: title, value: button.textContent }) });
       }
     }
   }
@@ -123,16 +135,16 @@ function fillOverlay() {
   const rows = [...keyed].map(([key, choice]) =>
     h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, choice.label().trim())));
   now.replaceChildren(...(rows.length ? rows
-    : [h("tr", {}, h("td", { colspan: "2", class: "muted" }, "Nothing to decide right now: the keys of your choices show here and on their buttons when it is your turn."))]));
+    : [h("tr", {}, h("td", { colspan: "2", class: "muted" }, t("Nothing to decide right now: the keys of your choices show here and on their buttons when it is your turn.")))]));
   const kinds = new Map();
   for (const [kind, key] of Object.entries(KIND_KEYS)) {
     if (!kinds.has(key)) kinds.set(key, []);
-    kinds.get(key).push(kind.replaceAll("_", " "));
+    kinds.get(key).push(KIND_WORDS[kind] || kind.replaceAll("_", " "));
   }
   $("#keys-kinds").replaceChildren(...[...kinds].map(([key, names]) =>
     h("li", {}, h("kbd", {}, key), " ", names.join(", "))),
     h("li", { class: "keys-digits" }, h("kbd", {}, "1"), "–", h("kbd", {}, "9"),
-      " the other choices, in the order of their buttons"));
+      " ", t("the other choices, in the order of their buttons")));
   $("#keys-page").replaceChildren(...PAGE_KEYS.map(([key, what]) =>
     h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, what))));
 }

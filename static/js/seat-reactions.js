@@ -7,6 +7,8 @@
 // prefers-reduced-motion: the bubble appears and goes without moving (static/css/chat.css).
 import { announce } from "./announce.js";
 import { $, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { reactionWords } from "./words.js";
 
 export const BUBBLE_MS = 4000;
 
@@ -16,19 +18,19 @@ export function showAtSeat(message, emoji, chatOff) {
   const layer = $("#seat-bubbles");
   const seat = document.querySelector(`#seats .seat[data-seat="${message.seat}"]`);
   if (!layer || !seat) return;
-  const label = String(message.reaction || "").replace("_", " ");
-  const name = typeof message.name === "string" ? message.name : `Seat ${message.seat}`;
+  const label = reactionWords(message.reaction);
+  const name = typeof message.name === "string" ? message.name : t("Seat {n}", { n: message.seat });
   layer.querySelector(`.seat-bubble[data-seat="${message.seat}"]`)?.remove(); // the newest only
   const bubble = h("div", {
     class: "seat-bubble", dataset: { seat: message.seat, reaction: message.reaction || "" },
-    title: `${name}: ${label}`,
-  }, h("span", { role: "img", "aria-label": `${name} reacts: ${label}` }, emoji || label));
+    title: t("{name}: {reaction}", { name, reaction: label }),
+  }, h("span", { role: "img", "aria-label": t("{name} reacts: {reaction}", { name, reaction: label }) }, emoji || label));
   // at the seat's top right corner, wherever the layout put the seat (an oval, a phone's grid)
   const box = seat.getBoundingClientRect();
   const origin = layer.getBoundingClientRect();
   bubble.style.left = `${Math.round(box.right - origin.left - 12)}px`;
   bubble.style.top = `${Math.round(box.top - origin.top)}px`;
   layer.append(bubble);
-  announce(`${name} reacts: ${label}`);
+  announce(t("{name} reacts: {reaction}", { name, reaction: label }));
   setTimeout(() => bubble.remove(), BUBBLE_MS);
 }

@@ -3,8 +3,10 @@
 // value, status, note}])
 // and an optional `place` (where the seat sits at the table, when a game moves players around).
 import { cardRow } from "./cards.js";
-import { chips, h, humanize, signed } from "./dom.js";
+import { chips, h, signed } from "./dom.js";
+import { t } from "./i18n.js";
 import { seatPresence } from "./presence.js";
+import { codeWords } from "./words.js";
 
 /**
  * Where each seat number sits: occupied seats at their `place` (or their number), empty seats
@@ -35,9 +37,9 @@ export function seatPlaces(view) {
 
 /** Seats whose turn it is: the view's `turn` (a seat or a list), if the game has one. */
 export function turnSeats(view) {
-  const t = view.turn;
-  if (Array.isArray(t)) return new Set(t.filter(Number.isInteger));
-  return Number.isInteger(t) ? new Set([t]) : new Set();
+  const turn = view.turn;
+  if (Array.isArray(turn)) return new Set(turn.filter(Number.isInteger));
+  return Number.isInteger(turn) ? new Set([turn]) : new Set();
 }
 
 /** Position on the ellipse, in percent of the felt; index 0 is bottom centre, then clockwise. */
@@ -73,12 +75,12 @@ export function renderSeats(container, view, opts) {
 }
 
 function emptySeat(seatNo, canSit, opts) {
-  return h("div", { class: "seat seat-empty", dataset: { seat: seatNo }, "aria-label": `Seat ${seatNo}, empty` },
-    h("span", { class: "seat-no" }, `Seat ${seatNo}`),
+  return h("div", { class: "seat seat-empty", dataset: { seat: seatNo }, "aria-label": t("Seat {n}, empty", { n: seatNo }) },
+    h("span", { class: "seat-no" }, t("Seat {n}", { n: seatNo })),
     canSit
       ? h("button", { type: "button", class: "btn btn-sit", dataset: { seat: seatNo },
-          onclick: () => opts.onSit(seatNo) }, "Sit here")
-      : h("span", { class: "muted small" }, "Empty"));
+          onclick: () => opts.onSit(seatNo) }, t("Sit here"))
+      : h("span", { class: "muted small" }, t("Empty")));
 }
 
 /** The seat's role for its badge: the game module's `seatRole(seat, view)` when it has one
@@ -111,30 +113,30 @@ function occupiedSeat(seat, view, isTurn, opts) {
   if (role) classes.push(`role-${role}`);
   if (seat.connected === false) classes.push("is-away");
   const delta = opts.deltas ? opts.deltas.get(seat.seat) : undefined;
-  const name = typeof seat.name === "string" ? seat.name : `Seat ${seat.seat}`;
+  const name = typeof seat.name === "string" ? seat.name : t("Seat {n}", { n: seat.seat });
   const node = h("div", {
     class: classes.join(" "),
     dataset: { seat: seat.seat, stack: typeof seat.stack === "number" ? seat.stack : "" },
-    "aria-label": `Seat ${seat.seat}: ${name}${role ? `, ${role}` : ""}${isTurn ? ", to act" : ""}`,
+    "aria-label": seatLabel(seat.seat, name, role ? codeWords(role).toLowerCase() : null, isTurn),
   },
     h("div", { class: "seat-head" },
       h("span", { class: `dot ${seat.connected === false ? "dot-off" : "dot-on"}`,
-        title: seat.connected === false ? "disconnected" : "connected",
-        "aria-label": seat.connected === false ? "disconnected" : "connected", role: "img" }),
+        title: seat.connected === false ? t("disconnected") : t("connected"),
+        "aria-label": seat.connected === false ? t("disconnected") : t("connected"), role: "img" }),
       h("span", { class: "seat-name", title: name }, name)),
     h("div", { class: "seat-stack" },
       h("span", { class: "chip-icon", "aria-hidden": "true" }),
-      h("span", { class: "stack-value", title: "Stack" }, chips(shownStack(seat, view, opts.module))),
-      role ? h("span", { class: `badge badge-${role}` }, humanize(role)) : null,
-      you ? h("span", { class: "tag tag-you" }, "you") : null,
+      h("span", { class: "stack-value", title: t("Stack") }, chips(shownStack(seat, view, opts.module))),
+      role ? h("span", { class: `badge badge-${role}` }, codeWords(role)) : null,
+      you ? h("span", { class: "tag tag-you" }, t("you")) : null,
       seat.bot
-        ? h("span", { class: "tag tag-bot", title: botTitle(seat.bot_level) }, seat.bot_level && seat.bot_level !== "steady" ? `bot · ${seat.bot_level}` : "bot")
+        ? h("span", { class: "tag tag-bot", title: botTitle(seat.bot_level) }, botTag(seat.bot_level))
         : null,
       delta !== undefined
         ? h("span", { class: `delta ${delta > 0 ? "delta-up" : delta < 0 ? "delta-down" : ""}`,
-            title: "Last hand" }, signed(delta))
+            title: t("Last hand") }, signed(delta))
         : null,
-      seat.leaving ? h("span", { class: "tag tag-leaving" }, "leaving") : null,
+      seat.leaving ? h("span", { class: "tag tag-leaving" }, t("leaving")) : null,
       ...seatPresence(seat, view, opts)),
     (Array.isArray(seat.hands) ? seat.hands : []).map((hand) => handBox(hand, seat)));
   if (opts.module && typeof opts.module.renderSeatExtras === "function") {
@@ -152,13 +154,13 @@ function occupiedSeat(seat, view, isTurn, opts) {
 function handBox(hand, seat) {
   const status = typeof hand.status === "string" ? hand.status : typeof hand.state === "string" ? hand.state : null;
   const meta = [];
-  if (typeof hand.stake === "number" && hand.stake > 0) meta.push(h("span", { class: "stake" }, `Stake ${chips(hand.stake)}`));
-  else if (typeof hand.bet === "number" && hand.bet > 0) meta.push(h("span", { class: "stake" }, `Bet ${chips(hand.bet)}`));
+  if (typeof hand.stake === "number" && hand.stake > 0) meta.push(h("span", { class: "stake" }, t("Stake {chips}", { chips: chips(hand.stake) })));
+  else if (typeof hand.bet === "number" && hand.bet > 0) meta.push(h("span", { class: "stake" }, t("Bet {chips}", { chips: chips(hand.bet) })));
   if (typeof hand.value === "number") {
-    meta.push(h("span", { class: "hand-value", title: "Hand value" }, String(hand.value)));
+    meta.push(h("span", { class: "hand-value", title: t("Hand value") }, String(hand.value)));
   }
-  if (hand.natural === true) meta.push(h("span", { class: "tag tag-natural" }, "natural"));
-  if (status && status !== seat.role) meta.push(h("span", { class: `tag status status-${status}` }, humanize(status)));
+  if (hand.natural === true) meta.push(h("span", { class: "tag tag-natural" }, t("natural")));
+  if (status && status !== seat.role) meta.push(h("span", { class: `tag status status-${status}` }, codeWords(status)));
   return h("div", { class: "hand", dataset: status ? { status } : {} },
     cardRow(hand.cards, { small: true }),
     meta.length ? h("div", { class: "hand-meta" }, meta) : null,
@@ -167,7 +169,22 @@ function handBox(hand, seat) {
 
 /** What a bot's level means, in a tooltip (docs/analysis.md §5). */
 function botTitle(level) {
-  if (level === "best") return "A bot playing the analysis's best option";
-  if (level === "random") return "A bot playing any legal action at random";
-  return "A bot playing a simple fixed rule";
+  if (level === "best") return t("A bot playing the analysis's best option");
+  if (level === "random") return t("A bot playing any legal action at random");
+  return t("A bot playing a simple fixed rule");
+}
+
+/** "bot", or "bot · best" for a level other than the steady one. */
+function botTag(level) {
+  if (level === "best") return t("bot · best");
+  if (level === "random") return t("bot · random");
+  return level && level !== "steady" ? t("bot · {level}", { level }) : t("bot");
+}
+
+/** A seat's accessible name: "Seat 3: Ada, dealer, to act". */
+function seatLabel(n, name, role, isTurn) {
+  if (role && isTurn) return t("Seat {n}: {name}, {role}, to act", { n, name, role });
+  if (role) return t("Seat {n}: {name}, {role}", { n, name, role });
+  if (isTurn) return t("Seat {n}: {name}, to act", { n, name });
+  return t("Seat {n}: {name}", { n, name });
 }

@@ -1,6 +1,7 @@
 // The table socket /ws/tables/{id} (docs/protocol.md §5), with automatic
 // reconnection. The session cookie authenticates it (same origin). On every (re)connection the
 // server sends the current state at once, so nothing is replayed here: a state is a full view.
+import { t } from "./i18n.js";
 
 const PING_MS = 20000;
 /** After a drop the socket asks again after at most these waits (each one jittered down to
@@ -29,10 +30,10 @@ const UNAVAILABLE_MS = 2000;
  * new table's socket (retarget). */
 const ROOM_SWITCH = 4301;
 
-/** Close codes after which trying again cannot help. */
+/** Close codes after which trying again cannot help (with what the page says of each). */
 const FINAL_CODES = new Map([
-  [4404, "This table does not exist any more."],
-  [1008, "The server closed the connection (policy)."],
+  [4404, t("This table does not exist any more.")],
+  [1008, t("The server closed the connection (policy).")],
 ]);
 
 export class TableSocket {
@@ -109,7 +110,7 @@ export class TableSocket {
         return;
       }
       if (event.code === UNAVAILABLE) {
-        this.handlers.onStatus("reconnecting", event.reason || "The server cannot save right now.");
+        this.handlers.onStatus("reconnecting", event.reason || t("The server cannot save right now."));
         this.retryTimer = setTimeout(() => this.connect(), UNAVAILABLE_MS / 2 + Math.random() * UNAVAILABLE_MS);
         return;
       }

@@ -2,6 +2,7 @@
 // words (docs/protocol.md §5.4). The page says how to redraw its controls and ask for a name.
 import { onChatError } from "./chat.js";
 import { toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { log, socket, state } from "./table-context.js";
 
 const ACK_TIMEOUT_MS = 8000;
@@ -22,7 +23,7 @@ export function act(action) {
   if (state.pending) return; // one decision at a time; the buttons are disabled anyway
   const message = { type: "act", id: newId(), version: state.version, action };
   if (!socket.send(message)) {
-    toast("Not connected: your action was not sent. Reconnecting…");
+    toast(t("Not connected: your action was not sent. Reconnecting…"));
     return;
   }
   state.pending = { ...message, acked: false, timer: setTimeout(noAnswer, ACK_TIMEOUT_MS) };
@@ -31,7 +32,7 @@ export function act(action) {
 
 function noAnswer() {
   if (!state.pending || state.pending.acked) return;
-  toast("The server has not answered your action yet; check the table and try again.");
+  toast(t("The server has not answered your action yet; check the table and try again."));
   clearPending();
 }
 
@@ -51,14 +52,14 @@ export function onAck(message) {
 
 export function onError(message) {
   if (onChatError(message)) return; // the chat's refusals are told in its panel
-  const text = typeof message.message === "string" ? message.message : `Refused (${message.code})`;
+  const text = typeof message.message === "string" ? message.message : t("Refused ({code})", { code: message.code });
   if (state.pending && message.id && message.id === state.pending.id) clearPending();
   if (message.code === "stale_version") {
-    toast(`${text} — the table is up to date again.`, "warn");
+    toast(t("{reason} — the table is up to date again.", { reason: text }), "warn");
     socket.send({ type: "resync", version: state.version });
   } else if (message.code === "unauthorized") {
     toast(text);
     hooks.signIn();
   } else toast(text);
-  log(`Refused: ${text}`, "error");
+  log(t("Refused: {reason}", { reason: text }), "error");
 }

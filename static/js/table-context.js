@@ -1,6 +1,7 @@
 // What the table page's modules share: the table it shows (from the page), the page's state,
 // the table socket (table.js sets its handlers) and the table log.
 import { $, h } from "./dom.js";
+import { formatTime } from "./i18n.js";
 import { TableSocket } from "./socket.js";
 
 export const page = $("#table-page");
@@ -51,7 +52,7 @@ export const socket = new TableSocket(tableId, {}, invite);
 export function log(text, kind = "", t = null) {
   const list = $("#log");
   const when = typeof t === "number" ? new Date(t * 1000) : new Date();
-  const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const time = formatTime(when, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   list.prepend(h("li", { class: kind ? `log-${kind}` : "" }, h("time", {}, time), " ", text));
   while (list.children.length > LOG_LIMIT) list.lastElementChild.remove();
 }

@@ -2,6 +2,7 @@
 // server gives it to) and the table's options.
 import { api } from "./api.js";
 import { $, fill, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { invite, room, summary, tableId } from "./table-context.js";
 
 /** A private table: show its invite link to those the server gives it to (opener, players). */
@@ -25,19 +26,19 @@ export async function renderInvite() {
   const link = room
     ? new URL(`/rooms/${encodeURIComponent(room.room_id)}${code ? `?invite=${encodeURIComponent(code)}` : ""}`, location.origin).href
     : path.href;
-  const input = h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  const input = h("input", { class: "invite-link", readonly: true, value: link, "aria-label": t("Invite link"), onfocus: (e) => e.target.select() });
   const copy = h("button", { type: "button", class: "btn btn-small", onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
-      toast("Invite link copied.", "info");
+      toast(t("Invite link copied."), "info");
     } catch {
       input.select();
-      toast("Select the link and copy it.", "warn");
+      toast(t("Select the link and copy it."), "warn");
     }
-  } }, "Copy");
+  } }, t("Copy"));
   const words = room
-    ? "A private room: share this link to invite people. It stays the same for every game."
-    : "A private table: share this link to invite people.";
+    ? t("A private room: share this link to invite people. It stays the same for every game.")
+    : t("A private table: share this link to invite people.");
   fill(box, h("p", { class: "small muted" }, words), h("div", { class: "invite-row" }, input, copy));
   box.hidden = false;
 }

@@ -9,6 +9,8 @@ import { cardEl, cardRow, cardText } from "./cards.js";
 import { chatWhoChanged, onChatMessage, startChat } from "./chat.js";
 import { cannotPlayNotice, renderControls } from "./controls.js";
 import { $, chips, fill, h, humanize, signed, toast } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
+import { codeWords } from "./words.js";
 import { fitTable, markScroll } from "./felt-layout.js";
 import { genericModule, loadModule } from "./game-module.js";
 import { clock } from "./http.js";
@@ -42,7 +44,7 @@ function moduleCtx(view) {
   for (const s of [...(view.bettors || []), ...(view.seats || [])]) names.set(s.seat, s.name);
   return {
     h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
-    seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : `Seat ${n}`),
+    seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : t("Seat {n}", { n })),
     you: view.you,
     view,
     live: true,
@@ -90,7 +92,7 @@ function renderSettlement(view) {
     box.hidden = true;
     return;
   }
-  renderResultBox(box, state.lastResult, { h, fill, signed, view, title: view.hand_id ? "Last hand" : "Hand settled" });
+  renderResultBox(box, state.lastResult, { h, fill, signed, view, title: view.hand_id ? t("Last hand") : t("Hand settled") });
 }
 
 // ------------------------------------------------------------------ acting
@@ -105,24 +107,24 @@ function renderAll(prev) {
   const module = state.module || genericModule;
 
   // Banner: closed, paused, over, the table's message.
-  const t = view.table || {};
+  const table = view.table || {};
   const closed = state.closed;
   const banner = $("#banner");
   const notes = [];
   if (closed) notes.push(...closedNotice(closed));
   else {
-    if (t.over) notes.push(h("strong", {}, "Table over: "), t.over);
-    if (t.status === "paused") notes.push(h("strong", {}, "Paused by the host"), t.pause_reason ? ` — ${t.pause_reason}` : ".");
-    if (t.message) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${t.message}` : t.message));
+    if (table.over) notes.push(h("strong", {}, t("Table over:")), " ", table.over);
+    if (table.status === "paused") notes.push(h("strong", {}, t("Paused by the host")), table.pause_reason ? ` — ${table.pause_reason}` : ".");
+    if (table.message) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${table.message}` : table.message));
     const asked = seatRequestNote(view); // your own request to sit (seats by approval)
     if (asked) notes.push(h("span", { class: "banner-message banner-seat-request" }, notes.length ? ` ${asked}` : asked));
   }
   banner.hidden = notes.length === 0;
-  banner.className = `banner${closed || t.over || t.status !== "open" ? " banner-strong" : ""}`;
+  banner.className = `banner${closed || table.over || table.status !== "open" ? " banner-strong" : ""}`;
   fill(banner, notes);
 
-  $("#phase").textContent = closed ? "Closed" : humanize(view.phase || "");
-  $("#table-name").textContent = t.name || summary.name;
+  $("#phase").textContent = closed ? t("Closed") : codeWords(view.phase || "");
+  $("#table-name").textContent = table.name || summary.name;
   renderHostBadge(closed ? null : view);
   renderHostPanel($("#host-panel"), closed ? {} : view, { disabled: state.conn !== "open" });
   roomViewChanged();
@@ -131,9 +133,9 @@ function renderAll(prev) {
   const center = $("#game-center");
   center.replaceChildren();
   if (closed) {
-    fill(center, h("p", { class: "status-line" }, "This table is closed"),
-      closed.gone ? null : h("p", { class: "closed-text" }, "Every chip at it went back to its owner's bankroll."),
-      h("a", { class: "btn btn-primary btn-small", href: "/" }, "Back to the lobby"));
+    fill(center, h("p", { class: "status-line" }, t("This table is closed")),
+      closed.gone ? null : h("p", { class: "closed-text" }, t("Every chip at it went back to its owner's bankroll.")),
+      h("a", { class: "btn btn-primary btn-small", href: "/" }, t("Back to the lobby")));
   } else {
     try {
       module.renderCenter(view, center, ctx);
@@ -146,7 +148,7 @@ function renderAll(prev) {
 
   const seated = !closed && view.you !== null && view.you !== undefined;
   renderSeats($("#seats"), view, {
-    canSit: Boolean(state.me) && !seated && !closed && t.status !== "closed",
+    canSit: Boolean(state.me) && !seated && !closed && table.status !== "closed",
     onSit: sit,
     deltas: !view.hand_id ? resultDeltas(state.lastResult, view) : null,
     module,
@@ -159,7 +161,7 @@ function renderAll(prev) {
   });
 
   $("#btn-leave").hidden = !seated;
-  $("#btn-top-up").hidden = !(seated && t.can_top_up);
+  $("#btn-top-up").hidden = !(seated && table.can_top_up);
   $("#btn-bot").hidden = Boolean(closed) || !mayAddBot();
   $("#bot-level-box").hidden = $("#btn-bot").hidden;
   $("#btn-close-table").hidden = Boolean(closed) || !mayCloseTable(view);
@@ -180,10 +182,10 @@ function renderAll(prev) {
 function closedNotice(closed) {
   const reason = typeof closed.reason === "string" ? closed.reason.trim() : "";
   return [
-    h("strong", {}, closed.gone && !reason ? "This table is closed (or no longer exists)." : "This table is closed"),
+    h("strong", {}, closed.gone && !reason ? t("This table is closed (or no longer exists).") : t("This table is closed")),
     reason ? h("span", { class: "banner-message" }, `: ${reason}${/[.!?…]$/.test(reason) ? "" : "."}`) : closed.gone ? null : ".",
     " ",
-    h("a", { class: "banner-link", href: "/" }, "Back to the lobby"),
+    h("a", { class: "banner-link", href: "/" }, t("Back to the lobby")),
   ];
 }
 
@@ -205,7 +207,7 @@ function enterClosed(reason, gone = false) {
   $("#invite-box").hidden = true;
   const pill = $("#conn");
   pill.dataset.state = "closed";
-  pill.textContent = "Table closed";
+  pill.textContent = t("Table closed");
   return true;
 }
 
@@ -226,14 +228,14 @@ function renderControlsArea() {
   turnState(yourTurn, legal, module.labels, `${summary.name} · Table 31`); // the title, sound, live region
 
   const closed = Boolean(state.closed);
-  const turnText = closed ? "" : !live ? "Reconnecting…" : yourTurn ? "Your turn" : "";
+  const turnText = closed ? "" : !live ? t("Reconnecting…") : yourTurn ? t("Your turn") : "";
   const retry = !closed && !live && Boolean(state.view); // lost after a first connection
   if (turnBanner.dataset.text !== turnText || turnBanner.dataset.retry !== String(retry)) {
     turnBanner.dataset.text = turnText; // redrawn on a change only (announce.js says it)
     turnBanner.dataset.retry = String(retry);
     fill(turnBanner, turnText ? h("span", { class: "turn-text" }, turnText) : null,
       // the socket waits before each new try: the player may try at once
-      retry ? h("button", { type: "button", class: "btn btn-small btn-retry", id: "btn-retry", onclick: () => socket.retryNow() }, "Retry now") : null);
+      retry ? h("button", { type: "button", class: "btn btn-small btn-retry", id: "btn-retry", onclick: () => socket.retryNow() }, t("Retry now")) : null);
   }
 
   const cannotPlay = seated && !yourTurn && typeof view.table?.cannot_play === "string" ? view.table.cannot_play : null;
@@ -241,7 +243,7 @@ function renderControlsArea() {
   if (key !== state.legalKey || !el.firstChild) {
     state.legalKey = key;
     if (closed) {
-      fill(el, h("p", { class: "idle idle-closed" }, "The table is closed: there is nothing more to play here."));
+      fill(el, h("p", { class: "idle idle-closed" }, t("The table is closed: there is nothing more to play here.")));
     } else if (yourTurn) {
       const inner = h("div", { class: "controls-inner" });
       renderControls(inner, legal, {
@@ -251,12 +253,12 @@ function renderControlsArea() {
         memory: state.memory,
       });
       const box = h("fieldset", { class: "controls-set" },
-        h("legend", { class: "visually-hidden" }, "Your choices"), inner);
+        h("legend", { class: "visually-hidden" }, t("Your choices")), inner);
       fill(el, box);
     } else if (!state.me) {
-      fill(el, h("p", { class: "idle" }, "You are watching. Choose a name above to sit down and play."));
+      fill(el, h("p", { class: "idle" }, t("You are watching. Choose a name above to sit down and play.")));
     } else if (!seated) {
-      fill(el, h("p", { class: "idle" }, "You are watching. Pick a free seat (“Sit here”) to play."));
+      fill(el, h("p", { class: "idle" }, t("You are watching. Pick a free seat (“Sit here”) to play.")));
     } else if (cannotPlay) {
       fill(el, cannotPlayNotice(cannotPlay, { canTopUp: Boolean(view.table?.can_top_up), onTopUp: topUp, onLeave: leave }));
     } else {
@@ -272,25 +274,27 @@ function renderControlsArea() {
   // Leaving and adding chips need the server: not while the socket is down.
   for (const button of [$("#btn-leave"), $("#btn-top-up"), ...el.querySelectorAll(".cannot-play button")]) {
     button.disabled = !live && !closed;
-    button.title = !live && !closed ? "Not while the connection is down" : "";
+    button.title = !live && !closed ? t("Not while the connection is down") : "";
   }
   el.querySelector(".pending-note")?.remove();
-  if (state.pending) el.append(h("p", { class: "pending-note", role: "status" }, "Sending…"));
+  if (state.pending) el.append(h("p", { class: "pending-note", role: "status" }, t("Sending…")));
 }
 
 function waitingText(view) {
   const turn = [...turnSeats(view)];
   const ctx = moduleCtx(view);
-  if (turn.length) return `Waiting for ${turn.map(ctx.seatName).join(", ")}…`;
-  return view.hand_id ? "Nothing for you to decide right now." : "Waiting for the next hand…";
+  if (turn.length) return t("Waiting for {names}…", { names: turn.map(ctx.seatName).join(", ") });
+  return view.hand_id ? t("Nothing for you to decide right now.") : t("Waiting for the next hand…");
 }
 
 /** " +30 s": your time bank's seconds left, shown on the clock while it is your decision
  *  (docs/protocol/socket.md §5.11). */
 function timeBankText(view) {
   const mine = (view?.seats || []).find((s) => s.seat === view.you);
-  const yours = (view?.legal || []).some((t) => t?.kind === "time_bank");
-  return yours && mine?.time_bank > 0 ? ` +${mine.time_bank} s` : "";
+  const yours = (view?.legal || []).some((template) => template?.kind === "time_bank");
+  if (!(yours && mine?.time_bank > 0)) return "";
+  const more = t("+{n} s", { n: formatNumber(mine.time_bank) });
+  return ` ${more}`;
 }
 
 /** The decision clock, from the view's deadline (server unix seconds). */
@@ -329,11 +333,11 @@ function onState(message) {
   for (const line of noticeLines(prev, message.view, message)) log(line);
   if (closing) {
     state.lastResult = null; // closing voids the hand in play: there is no result to tell
-    log("The table is closed.", "error");
+    log(t("The table is closed."), "error");
   }
   if (state.reconnected && Array.isArray(message.story)) {
     state.reconnected = false;
-    log("Reconnected.");
+    log(t("Reconnected."));
   }
   renderAll(prev);
   tick();
@@ -343,7 +347,7 @@ function onStatus(conn, detail, code) {
   if (state.closed) return; // nothing reconnects a closed table
   if (conn === "closed" && code === 4404) {
     enterClosed(null, true);
-    log("The table is closed or no longer exists.", "error");
+    log(t("The table is closed or no longer exists."), "error");
     renderAll(state.view);
     return;
   }
@@ -352,15 +356,15 @@ function onStatus(conn, detail, code) {
   const pill = $("#conn");
   pill.dataset.state = conn;
   const text = {
-    connecting: "Connecting…",
-    open: "Connected",
+    connecting: t("Connecting…"),
+    open: t("Connected"),
     reconnecting:
       typeof detail === "number"
-        ? `Reconnecting… (${detail}s)`
+        ? t("Reconnecting… ({n}s)", { n: formatNumber(detail) })
         : typeof detail === "string"
-          ? `Paused: ${detail}`
-          : "Reconnecting…",
-    closed: `Disconnected${detail ? `: ${detail}` : ""}`,
+          ? t("Paused: {reason}", { reason: detail })
+          : t("Reconnecting…"),
+    closed: detail ? t("Disconnected: {reason}", { reason: detail }) : t("Disconnected"),
   }[conn];
   pill.textContent = text;
   page.classList.toggle("is-offline", conn !== "open");
@@ -377,7 +381,7 @@ function onStatus(conn, detail, code) {
   } else if (conn === "reconnecting" && typeof detail === "string") {
     if (state.stoppedFor !== detail) log(detail, "error"); // once, not at every retry
     state.stoppedFor = detail;
-  } else if (conn === "reconnecting" && was === "open") log("Connection lost; reconnecting…", "error");
+  } else if (conn === "reconnecting" && was === "open") log(t("Connection lost; reconnecting…"), "error");
   else if (conn === "closed") toast(text);
   renderControlsArea();
 }
@@ -403,8 +407,8 @@ function askForName() {
   slot.hidden = false;
   renderSignIn(slot, {
     joinCode: page.dataset.joinCode === "required",
-    intro: "You are watching this table. Choose a name to sit down and play:",
-    button: "Join the table",
+    intro: t("You are watching this table. Choose a name to sit down and play:"),
+    button: t("Join the table"),
     onSignedIn(player) {
       state.me = player;
       state.hasSession = true;

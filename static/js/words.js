@@ -3,6 +3,7 @@
 // words they use everywhere else: a card as "10♥", a seat by its player's name, "1 chip", a key
 // as words. tests/browser/test_wording_browser.py walks every event of every game through them.
 import { cardText } from "./cards.js";
+import { t } from "./i18n.js";
 
 const CARD_CODE = /\b(?:[2-9TJQKA][SHDC]|XX)\b/g;
 const SEAT = /\b([Ss])eat (\d+)('s)?/g;
@@ -40,30 +41,30 @@ export function forPlayers(text, seatName) {
 
 /** A few options told better than their key and the API's description can. */
 const OPTION_HELP = {
-  start: "When the first hand is dealt: when everyone seated is ready (or the opener deals), or as soon as enough players sit down.",
-  stakes: "Buy in: players may add chips between hands. Table stakes: no adding chips; play on until one player has everything.",
-  shuffle: "Once: the pack is shuffled before the first deal only. New dealer: each new dealer shuffles.",
-  knock_penalty: "Who pays after a knock: the lowest hands (a knocker among them pays two), or every hand below the least a hand must hold to knock.",
-  natural_cards: "A natural is an ace and two face cards (face), or an ace and two ten-value cards (ten).",
+  start: t("When the first hand is dealt: when everyone seated is ready (or the opener deals), or as soon as enough players sit down."),
+  stakes: t("Buy in: players may add chips between hands. Table stakes: no adding chips; play on until one player has everything."),
+  shuffle: t("Once: the pack is shuffled before the first deal only. New dealer: each new dealer shuffles."),
+  knock_penalty: t("Who pays after a knock: the lowest hands (a knocker among them pays two), or every hand below the least a hand must hold to knock."),
+  natural_cards: t("A natural is an ace and two face cards (face), or an ace and two ten-value cards (ten)."),
 };
 
 /** A choice's value in words: "when_ready" → "When everyone is ready". */
 const CHOICE_WORDS = {
-  when_ready: "When everyone is ready",
-  auto: "As soon as enough players sit",
-  at_most_one_low: "At most one ace counts low",
-  at_least_one_high: "At least one ace counts high",
-  alternating: "Aces alternate high and low",
-  buy_in: "Buy in (add chips between hands)",
-  table_stakes: "Table stakes (play to one winner)",
-  new_dealer: "Each new dealer shuffles",
-  once: "Once, before the first deal",
-  under_knock_min: "Every hand below the knock minimum",
-  lowest: "The lowest hands",
+  when_ready: t("When everyone is ready"),
+  auto: t("As soon as enough players sit"),
+  at_most_one_low: t("At most one ace counts low"),
+  at_least_one_high: t("At least one ace counts high"),
+  alternating: t("Aces alternate high and low"),
+  buy_in: t("Buy in (add chips between hands)"),
+  table_stakes: t("Table stakes (play to one winner)"),
+  new_dealer: t("Each new dealer shuffles"),
+  once: t("Once, before the first deal"),
+  under_knock_min: t("Every hand below the knock minimum"),
+  lowest: t("The lowest hands"),
 };
 
 export function choiceWords(name, value) {
-  if (name === "decks" && value === "auto") return "Automatic (two with more than 5 players)";
+  if (name === "decks" && value === "auto") return t("Automatic (two with more than 5 players)");
   const key = String(value);
   if (Object.hasOwn(CHOICE_WORDS, key)) return CHOICE_WORDS[key];
   const text = key.replace(/[_-]+/g, " ").trim();
@@ -82,4 +83,75 @@ export function optionHelp(name, description) {
   text = keysInWords(text).replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
   if (text && !/[.!?]$/.test(text)) text += ".";
   return text;
+}
+
+/** A chat reaction's key in words ("thumbs_up" → "thumbs up"; app/runtime/chat.py REACTIONS). */
+const REACTION_WORDS = {
+  thumbs_up: t("thumbs up"),
+  clap: t("clap"),
+  laugh: t("laugh"),
+  wow: t("wow"),
+  sad: t("sad"),
+  party: t("party"),
+};
+
+export function reactionWords(key) {
+  const text = String(key || "");
+  return Object.hasOwn(REACTION_WORDS, text) ? REACTION_WORDS[text] : text.replace("_", " ");
+}
+
+/** The words of a code a view sends for people to read: a phase, a seat's role, a hand's
+ *  status (app/games/*: view.py). A game's own words (banco, après, prison…) are marked like
+ *  the others, for the translators to keep or translate as players say them; a code not
+ *  listed reads as its key in words ("no_banker" → "No banker"). */
+const CODE_WORDS = {
+  // phases
+  waiting: t("Waiting"),
+  staking: t("Staking"),
+  betting: t("Betting"),
+  playing: t("Playing"),
+  players: t("Players"),
+  dealer: t("Dealer"),
+  double: t("Double"),
+  draw: t("Draw"),
+  deal: t("Deal"),
+  dealing: t("Dealing"),
+  cut: t("Cut"),
+  cover: t("Cover"),
+  close: t("Close"),
+  discard: t("Discard"),
+  stand: t("Stand"),
+  fold: t("Fold"),
+  settled: t("Settled"),
+  over: t("Over"),
+  no_banker: t("No banker"),
+  bank_offer: t("Bank offer"),
+  un_apres: t("Un apres"), // the game's own word, as its key reads
+  between_rounds: t("Between rounds"),
+  between_matches: t("Between matches"),
+  // roles and a seat's state
+  banker: t("Banker"),
+  player: t("Player"),
+  out: t("Out"),
+  "sitting out": t("Sitting out"),
+  "in hand": t("In hand"),
+  // a hand's status
+  deciding: t("Deciding"),
+  folded: t("Folded"),
+  bet: t("Bet"),
+  refused: t("Refused"),
+  stood: t("Stood"),
+  standing: t("Standing"),
+  bust: t("Bust"),
+  won: t("Won"),
+  lost: t("Lost"),
+  natural: t("Natural"),
+};
+
+/** "no_banker" → "No banker", in the page's language when the code is one of CODE_WORDS. */
+export function codeWords(code) {
+  const key = String(code ?? "");
+  if (Object.hasOwn(CODE_WORDS, key)) return CODE_WORDS[key];
+  const text = key.replace(/[_-]+/g, " ").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import ADMIN_TOKEN, NARROW, WIDE
-from tests.browser.steps import sign_in
+from tests.browser.steps import sign_in, sit
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,9 @@ class Page:
     """Selectors of parts not converted yet (their text is not checked)."""
     host: bool = False
     """Opened in a tab where the host signed in (its review pages send the host's token)."""
+    table: str | None = None
+    """A game: the page is a table of it with a hand in play, opened through the API (a bot in
+    seat 0, the page's player in seat 1 through its own Sit here); path's {table} is its id."""
 
 
 PAGES = (
@@ -104,6 +107,24 @@ PAGES += (
             "#hands-table time",  # review-api.js's when(): the browser's locale, not the page's
         ),
     ),
+    Page(
+        "/tables/{table}",
+        "#controls .action",
+        table="trianta-ena",
+        pending=(
+            # the game's module (static/js/games/*.js): its centre, its lines in a seat, its
+            # words for an action (`labels`) on the action's button
+            "#game-center",
+            ".seat-extras",
+            "#controls button[data-kind]",
+            # the log and the last hand's result (story.js and the modules' describeEvent)
+            "#log",
+            "#settlement",
+            # the host's badge and panel (host-panel.js)
+            "#host-badge",
+            "#host-panel",
+        ),
+    ),
 )
 
 DATA = (
@@ -135,6 +156,10 @@ DATA = (
     ".player-check-name",  # settle-up: the players' names
     "#nets-table th[scope=row] a",
     ".payment-who strong",
+    "#table-name",  # a table's page: the table's and the game's names, the players' names
+    ".seat-name",
+    ".chat-name",
+    ".card-rank",  # a card's rank as a card shows it: A, K, Q, J
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
@@ -217,14 +242,22 @@ def test_converted_pages_in_the_pseudo_locale(
     page = open_page(viewport)
     page.context.add_cookies([{"name": "t31_lang", "value": "qps", "url": live_server.url}])
     path = page_spec.path
-    if "{" in path:
+    if "{" in path and not page_spec.table:
         path = path.format(**finished_hands(open_page))
     if page_spec.host:
         page.context.add_init_script(f"sessionStorage.setItem('t31_admin_token', '{ADMIN_TOKEN}')")
-    if page_spec.signed_in:
+    if page_spec.signed_in or page_spec.table:
         sign_in(page, f"Ψεύδο {viewport['width']}")
+    if page_spec.table:
+        opened = page.request.post("/api/tables", data={"game": page_spec.table, "options": {}})
+        assert opened.status == 201, opened.text()
+        path = path.format(table=opened.json()["table_id"])
+        added = page.request.post(f"/api/tables/{opened.json()['table_id']}/bots", data={})
+        assert added.status == 201 and added.json()["seat"] == 0, added.text()
     page.goto(path)
     assert page.locator("html").get_attribute("lang") == "qps"
+    if page_spec.table:
+        sit(page, 1)
     page.locator(page_spec.ready).first.wait_for()
     found = page.evaluate(FIND, [list(page_spec.pending), list(DATA)])
     assert not found["untranslated"], "text outside the catalogs:\n" + "\n".join(
