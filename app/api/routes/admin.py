@@ -36,7 +36,7 @@ from app.db.devices import aware
 from app.db.ledger import InsufficientFunds
 from app.db.store import host_lists
 from app.db.store.rooms import StoredRoom
-from app.i18n.messages import N_, Text
+from app.i18n.messages import N_, Text, said
 from app.runtime.table.actor import TableActor
 from app.services import Services
 
@@ -344,7 +344,7 @@ async def add_bot(
             table, body.seat if body else None, level=body.level if body else DEFAULT_LEVEL
         )
     except ValueError as err:
-        raise HTTPException(409, str(err)) from None
+        raise HTTPException(409, said(err)) from None
     level = body.level if body else DEFAULT_LEVEL
     await _record(services, "add_bot", {"table_id": table_id, "seat": seat, "level": level})
     return {"seat": seat}

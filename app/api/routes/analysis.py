@@ -102,7 +102,7 @@ async def kept_or_computed(
         return await services.analyses.analysis_of(hand_id, record)
     except Busy as busy:
         raise HTTPException(
-            503, str(busy), headers={"Retry-After": str(busy.retry_after)}
+            503, said(busy), headers={"Retry-After": str(busy.retry_after)}
         ) from None
     except NotAnalysable as why:
         raise HTTPException(
@@ -260,6 +260,6 @@ async def table_analysis(
             until=lists.parse_when(until, end=True),
         )
     except ValueError as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
     out = await evening(session, services, reader, filters)
     return {"table_id": table_id, **out}

@@ -55,7 +55,7 @@ async def block(player_id: str, player: PlayerDep, services: ServicesDep) -> Any
     try:
         await services.writer.run(store.block, player.id, player_id, MAX_BLOCKS)
     except store.BlockRefused as refused:
-        raise RuleRefusal(ErrorCode(refused.reason), str(refused)) from None
+        raise RuleRefusal(ErrorCode(refused.reason), refused.message) from None
     return await _answer(services, player.id)
 
 

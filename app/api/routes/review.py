@@ -142,7 +142,7 @@ def _filters(
             until=lists.parse_when(until, end=True),
         )
     except ValueError as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
 
 
 async def _page(
@@ -151,7 +151,7 @@ async def _page(
     try:
         return await lists.hand_page(session, filters, before=before, limit=limit, reader=reader)
     except lists.BadCursor as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
 
 
 @router.get("/api/tables/{table_id}/hands", response_model=HandPage)

@@ -29,7 +29,7 @@ from app.api.schemas.settle import Settlement
 from app.db.models import GameTable
 from app.db.store.rooms import StoredRoom, load_room
 from app.games.core.registry import GAME_MODULES, game_class
-from app.i18n.messages import N_, Text
+from app.i18n.messages import N_, Text, said
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.nets import SpanNets, span_nets
@@ -118,7 +118,7 @@ def asked(
         end = (_local(until, zone, end=True) or now + timedelta(seconds=1)).astimezone(UTC)
         start.astimezone(zone), end.astimezone(zone)  # told in the zone: must be there too
     except ValueError as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
     except OverflowError:  # a moment at the calendar's very edge, in another zone
         raise HTTPException(
             422, N_("since and until must be dates this calendar can hold")
@@ -150,7 +150,9 @@ def _local(text: str | None, zone: ZoneInfo, *, end: bool = False) -> datetime |
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a date (YYYY-MM-DD) or an ISO date-time") from None
+        raise ValueError(
+            Text(N_("{text} is not a date (YYYY-MM-DD) or an ISO date-time"), text=repr(text))
+        ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
 
 

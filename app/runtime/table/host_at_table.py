@@ -21,7 +21,7 @@ from app.db import store
 from app.games.core.accounts import is_seat, seat_of
 from app.games.core.actions import Action, LegalAction, action_fits, legal, one_of
 from app.games.core.options import OptionError
-from app.i18n.messages import N_, Plural, Text
+from app.i18n.messages import N_, Plural, Text, said
 from app.runtime.protocol import ErrorCode, ProtocolError, Sit, encode
 from app.runtime.table.effects import Effects, Watcher
 
@@ -420,7 +420,7 @@ class HostAtTable:
         except OptionError as err:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, err.message, act_id) from None
         except Exception as err:  # an engine's own check of its options
-            raise ProtocolError(ErrorCode.BAD_OPTIONS, str(err), act_id) from None
+            raise ProtocolError(ErrorCode.BAD_OPTIONS, said(err), act_id) from None
         return {k: checked[k] for k in given if checked[k] != coming.get(k)} or dict(given)
 
     @property
