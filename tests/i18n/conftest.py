@@ -12,14 +12,23 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from app.i18n import catalogs
+from app.i18n import browser, catalogs
 
 Entries = dict[str | tuple[str, str], str | tuple[str, ...]]
 """A msgid (or a plural's singular and plural) to its msgstr (or forms)."""
 
 
+def _forget() -> None:
+    """Every catalog read so far, and what was built from them, forgotten."""
+    catalogs.translations.cache_clear()
+    for cached in (browser.catalog, browser.catalog_json, browser.version):
+        cached.cache_clear()
+
+
 @pytest.fixture
-def french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Entries], None]]:
+def french(tmp_path: Path) -> Iterator[Callable[[Entries], None]]:
+    original = catalogs.LOCALE_DIR
+
     def install(entries: Entries) -> None:
         catalog = Catalog(locale="fr", domain="messages")
         for msgid, msgstr in entries.items():
@@ -28,8 +37,11 @@ def french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable
         folder.mkdir(parents=True, exist_ok=True)
         with (folder / "messages.mo").open("wb") as out:
             write_mo(out, catalog)
-        monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path / "locale")
-        catalogs.translations.cache_clear()
+        catalogs.LOCALE_DIR = tmp_path / "locale"
+        _forget()
 
-    yield install
-    catalogs.translations.cache_clear()
+    try:
+        yield install
+    finally:
+        catalogs.LOCALE_DIR = original
+        _forget()

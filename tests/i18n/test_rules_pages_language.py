@@ -29,16 +29,18 @@ def _clear() -> None:
 
 
 @pytest.fixture
-def docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def docs(tmp_path: Path) -> Iterator[Path]:
     """The pages read from ``tmp_path``: the English how-to-play pages copied there, and no
     translation until a test writes one."""
-    pages = tmp_path / "how-to-play"
-    shutil.copytree(how_to_play.PAGES, pages)
-    monkeypatch.setattr(how_to_play, "PAGES", pages)
-    monkeypatch.setattr(book, "TRANSLATED", tmp_path / "rules")
+    pages, translated = how_to_play.PAGES, book.TRANSLATED
+    shutil.copytree(pages, tmp_path / "how-to-play")
+    how_to_play.PAGES, book.TRANSLATED = tmp_path / "how-to-play", tmp_path / "rules"
     _clear()
-    yield tmp_path
-    _clear()
+    try:
+        yield tmp_path
+    finally:
+        how_to_play.PAGES, book.TRANSLATED = pages, translated
+        _clear()
 
 
 async def get(live: LiveServer, path: str, lang: str) -> str:
