@@ -103,7 +103,7 @@ RESTING = (
     "as soon as someone connects or sits down."
 )
 """``table.message`` of a table of bots no person has been at for ``BOT_TABLE_IDLE_SECONDS``."""
-STORAGE_DOWN = "The server cannot save right now; play resumes when it can."
+STORAGE_DOWN = N_("The server cannot save right now; play resumes when it can.")
 """Why every table stops while the database cannot store (app/runtime/storage.py)."""
 REBUILDING = N_("The server could not save this table; it is being restored from what was saved.")
 """Why one table stops when a write of its own failed (not the storage as a whole)."""
@@ -596,8 +596,10 @@ class TableCore(HostAtTable):
             log.exception("table %s: the engine failed to deal", self.table_id)
             self.engine = self._rebuilt_engine(snapshot, balances)
             self._halt(
-                "The server could not deal the next hand here; "
-                "the host may resume or close the table."
+                N_(
+                    "The server could not deal the next hand here; "
+                    "the host may resume or close the table."
+                )
             )
             return
         if self.waiting_for_ready:  # a hand was dealt: the wait for Ready is over
