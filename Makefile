@@ -63,7 +63,7 @@ compile: $(I18N_STAMP)
 
 ## make extract: every marked string into the templates (.pot), one per domain
 extract: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg --project "Table 31" --sort-by-file \
+	$(BIN)/pybabel -q extract -F babel.cfg --project "Table 31" --sort-by-file -k Plural:1,2 \
 	  -o $(LOCALE_DIR)/messages.pot app templates
 	$(BIN)/pybabel -q extract -F babel-js.cfg --project "Table 31" --sort-by-file \
 	  --no-default-keywords -k t -k tn:1,2 -o $(LOCALE_DIR)/js.pot static/js

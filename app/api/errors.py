@@ -48,6 +48,7 @@ from starlette.responses import Response
 from app.api.locale import request_locale
 from app.games.core.errors import ErrorCode
 from app.i18n.messages import N_, localize
+from app.runtime.rule_words import worded
 
 
 class Error(BaseModel):
@@ -71,10 +72,11 @@ STATUS_OF: dict[ErrorCode, int] = {
 class RuleRefusal(HTTPException):
     """A table's refusal (a :class:`~app.runtime.protocol.ProtocolError` or an engine's
     rule error: anything with a ``code`` and a ``message``) answered over REST: its status
-    from :data:`STATUS_OF`, its words as ``detail`` and its ``code``."""
+    from :data:`STATUS_OF`, its words as ``detail`` (an engine's English through
+    :func:`~app.runtime.rule_words.worded`) and its ``code``."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(STATUS_OF.get(code, 409), message)
+        super().__init__(STATUS_OF.get(code, 409), worded(message))
         self.code = ErrorCode(code)
 
 

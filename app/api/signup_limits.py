@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 from fastapi import HTTPException, Request
 
+from app.i18n.messages import Plural
+
 MAX_ADDRESSES = 10_000
 """Buckets kept at most per route (about 150 bytes each)."""
 
@@ -115,10 +117,13 @@ def charge(request: Request, buckets: AddressBuckets, what: str) -> None:
     wait = buckets.take(request_address(request, settings.trust_proxy_headers))
     if wait > 0:
         seconds = max(1, math.ceil(wait))
-        minutes = max(1, round(seconds / 60))
         raise HTTPException(
             429,
-            f"too many {what} from your address: try again in about {minutes} "
-            f"minute{'s' if minutes != 1 else ''}",
+            Plural(
+                "too many {what} from your address: try again in about {n} minute",
+                "too many {what} from your address: try again in about {n} minutes",
+                n=max(1, round(seconds / 60)),
+                what=what,
+            ),
             headers={"Retry-After": str(seconds)},
         )

@@ -42,3 +42,16 @@ def formatting_locale(code: str) -> str:
     """The CLDR locale that writes numbers, dates and plural categories for ``code``: the
     pseudo-locale writes them as English does (its words alone are pseudo)."""
     return DEFAULT if code == PSEUDO else code
+
+
+def own_name(code: str) -> str:
+    """``code``'s language named in its own words as a sentence of it would write it
+    (``français``, ``ελληνικά``: CLDR's, lower case where the language writes it so); a
+    code CLDR does not know (the pseudo-locale) as :data:`NAMES` has it, or itself."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = Locale.parse(code).get_language_name(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        name = None
+    return name or NAMES.get(code, code)

@@ -41,6 +41,7 @@ from app.db.store.access import sat_at_table as sat_at_table
 from app.db.store.access import visible_room as visible_room
 from app.db.store.access import visible_table as visible_table
 from app.db.types import AsyncSession
+from app.i18n.messages import N_
 
 NO_HAND = "no finished hand with that id"
 NO_TABLE = "no such table"
@@ -73,15 +74,15 @@ def check_hand_reader(hand: Hand, reader: Reader) -> int | None:
     if seat is not None or reader.host:
         return seat
     if reader.player is None:
-        raise HTTPException(401, "sign in to see this hand: it is shared with its players")
-    raise HTTPException(403, "this hand is shared with the players who sat at its table")
+        raise HTTPException(401, N_("sign in to see this hand: it is shared with its players"))
+    raise HTTPException(403, N_("this hand is shared with the players who sat at its table"))
 
 
 async def check_table_reader(session: AsyncSession, table_id: str, reader: Reader) -> GameTable:
     """A table's ledger: its players and the host (401 signed out; 404 for a table that does
     not exist or is hidden from the reader; 403 for a table the reader never sat at)."""
     if reader.player is None and not reader.host:
-        raise HTTPException(401, "sign in to see this table's ledger")
+        raise HTTPException(401, N_("sign in to see this table's ledger"))
     table = await visible_table(session, table_id, reader)
     if table is None:
         raise HTTPException(404, NO_TABLE)
@@ -89,7 +90,7 @@ async def check_table_reader(session: AsyncSession, table_id: str, reader: Reade
         return table
     assert reader.player is not None
     if not await sat_at_table(session, reader.player.id, table_id):
-        raise HTTPException(403, "a table's ledger is for the players who sat at it")
+        raise HTTPException(403, N_("a table's ledger is for the players who sat at it"))
     return table
 
 
@@ -97,10 +98,10 @@ def check_self_or_host(player_id: str, reader: Reader) -> None:
     if reader.host or reader.player_id == player_id:
         return
     if reader.player is None:
-        raise HTTPException(401, "sign in first")
-    raise HTTPException(403, "only the player themselves (or the host) may export their hands")
+        raise HTTPException(401, N_("sign in first"))
+    raise HTTPException(403, N_("only the player themselves (or the host) may export their hands"))
 
 
 def check_signed_in(reader: Reader) -> None:
     if reader.player is None and not reader.host:
-        raise HTTPException(401, "sign in to see the players' pages")
+        raise HTTPException(401, N_("sign in to see the players' pages"))

@@ -25,6 +25,7 @@ from app.db.store.hand_lists import Filters as Filters
 from app.db.store.hand_lists import ListQuery
 from app.db.store.hand_lists import explain as explain
 from app.db.types import AsyncSession
+from app.i18n.messages import N_, Text
 
 MAX_LIMIT = 100
 
@@ -47,7 +48,9 @@ def parse_when(text: str | None, *, end: bool = False) -> datetime | None:
             return moment
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a date (YYYY-MM-DD) or an ISO date-time") from None
+        raise ValueError(
+            Text(N_("{text} is not a date (YYYY-MM-DD) or an ISO date-time"), text=repr(text))
+        ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
@@ -62,7 +65,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
             raise ValueError
         return datetime.fromisoformat(stamp), hand_id
     except ValueError:
-        raise BadCursor("before must be the 'next' cursor of a previous page") from None
+        raise BadCursor(N_("before must be the 'next' cursor of a previous page")) from None
 
 
 def list_query(

@@ -34,6 +34,7 @@ from app.games.core.hand import CompletedHand
 from app.games.core.money import Transfer
 from app.games.core.registry import game_class
 from app.games.core.views import View
+from app.i18n.messages import N_, Text
 
 RUNTIME_KEYS = ("table_id", "game", "hand_id", "you", "legal", "deadline", "table")
 """View keys the table runtime adds to the engine's view (``app/runtime/table/views.py``)."""
@@ -99,7 +100,7 @@ class Replay:
     def advance(self) -> Step:
         """Deal, or apply the next recorded entry; the step says what it produced."""
         if self.done:
-            raise ReplayError("the hand is over: nothing left to replay")
+            raise ReplayError(Text(N_("the hand is over: nothing left to replay")))
         index = len(self.steps)
         if index == 0:
             entry = None
@@ -137,7 +138,7 @@ def rebuild(record: dict[str, Any]) -> Game:
     """The engine as it stood just before the hand of ``record`` was dealt."""
     private = record.get("private")
     if not isinstance(private, dict) or "start_state" not in private:
-        raise ReplayError("this record has no private part: it cannot be re-played")
+        raise ReplayError(Text(N_("this record has no private part: it cannot be re-played")))
     try:
         cls = game_class(str(record["game"]))
     except KeyError:
@@ -180,7 +181,7 @@ def apply_entry(engine: Game, entry: dict[str, Any]) -> None:
 def start(record: dict[str, Any]) -> Replay:
     """A replay of ``record``, before its deal."""
     if record.get("void") and "private" not in record:
-        raise ReplayError("this hand was void: there is nothing to replay")
+        raise ReplayError(Text(N_("this hand was void: there is nothing to replay")))
     return Replay(record, rebuild(record), list(record.get("actions") or []))
 
 

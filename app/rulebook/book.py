@@ -12,6 +12,13 @@ References in the text (``§2.4``, ``§0.7``) become links: to a heading on the 
 another game's page. The Markdown is rendered by markdown-it-py (CommonMark and tables) with
 raw HTML off: the book is ours, but nothing in it reaches the page unescaped, and links keep
 markdown-it's check (no ``javascript:`` and the like).
+
+**In the reader's language** (docs/i18n.md, "The rules pages"): the book of language ``xx`` is
+``docs/rules/xx.md``, a translation of docs/rules.md that keeps its numbering (``## N.``,
+``### N.M``, ``§N.M``): a game's section is found by its number in the English book, where
+its id is named, so a translation may word the "Game id" line as it likes. A language without
+its book, or whose book lacks the game's section, is served the English section
+(:attr:`GameRules.lang` says which the page is written in; the page says so).
 """
 
 from __future__ import annotations
@@ -24,8 +31,12 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from app.i18n.locales import DEFAULT
+
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "docs" / "rules.md"
+TRANSLATED = ROOT / "docs" / "rules"
+"""Where each language's book is: ``<lang>.md``."""
 
 TOP = re.compile(r"^## (?:(\d+)\. )?(.+)$", re.MULTILINE)
 """A top-level heading: a numbered section's (its number, its title) or an appendix's."""
@@ -64,6 +75,9 @@ class GameRules:
     title: str
     rules: Part
     common: Part
+    lang: str = DEFAULT
+    """The language the section is written in: the reader's, or English when the book has
+    not been written in theirs yet."""
 
 
 @dataclass(frozen=True)
@@ -209,19 +223,34 @@ def _common_cited(sections: dict[str, _Section], own: _Section) -> list[str]:
 
 
 @cache
-def _book() -> str:
-    return BOOK.read_text(encoding="utf-8")
+def _book(lang: str = DEFAULT) -> str | None:
+    """The book in ``lang`` (the English one for English), None when not written yet."""
+    if lang == DEFAULT:
+        return BOOK.read_text(encoding="utf-8")
+    path = TRANSLATED / f"{lang}.md"
+    if not lang.isalpha() or not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8")
 
 
 @cache
-def game_rules(game: str) -> GameRules | None:
-    """The game's section of the book and the common ground it cites; None for a game the
-    book does not describe."""
-    sections = _sections(_book())
+def game_rules(game: str, lang: str = DEFAULT) -> GameRules | None:
+    """The game's section of the book in ``lang`` (English when the book in ``lang`` lacks
+    it) and the common ground it cites; None for a game the book does not describe."""
+    sections = _sections(_book() or "")
     pages = _games(sections)
     own = next((n for n, g in pages.items() if g == game), None)
     if own is None:
         return None
+    translated = _book(lang) if lang != DEFAULT else None
+    if translated is not None:
+        theirs = _sections(translated)
+        if own in theirs and COMMON in theirs:
+            sections = theirs
+        else:
+            lang = DEFAULT
+    else:
+        lang = DEFAULT
     section = sections[own]
     common = _common_cited(sections, section)
     on_page = set(section.subsections) | set(common)
@@ -232,9 +261,10 @@ def game_rules(game: str) -> GameRules | None:
         title=section.title,
         rules=renderer.render(section.body),
         common=renderer.render("".join(sections[COMMON].subsections[n] for n in common), level=3),
+        lang=lang,
     )
 
 
 def described_games() -> list[str]:
     """The game ids the book has a section for, in its order."""
-    return list(_games(_sections(_book())).values())
+    return list(_games(_sections(_book() or "")).values())

@@ -10,6 +10,10 @@ of the line as its caption. ``??`` is a face-down card.
 
 The text says nothing of option ids, seeds or decisions: the page links to the full rule book
 for those.
+
+**In the reader's language**: ``docs/how-to-play/<lang>/<game id>.md``; a language without
+its page is served the English one, and :attr:`HowToPlay.lang` says so (the page tells the
+reader it is not yet written in their language).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from app.games.core.registry import GAME_MODULES, game_class
+from app.i18n.locales import DEFAULT
 from app.rulebook.option_words import table_option_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +45,9 @@ class HowToPlay:
     game: str
     title: str
     html: str
+    lang: str = DEFAULT
+    """The language the page is written in: the reader's, or English until it is written in
+    theirs."""
 
 
 def card_html(code: str) -> str:
@@ -84,14 +92,18 @@ def render(markdown: str) -> str:
 
 
 @cache
-def how_to_play(game: str) -> HowToPlay | None:
-    """The game's player page; None for a game without one."""
+def how_to_play(game: str, lang: str = DEFAULT) -> HowToPlay | None:
+    """The game's player page in ``lang`` (in English until it is written in ``lang``); None
+    for a game without one."""
     if game not in GAME_MODULES:
         return None
-    path = PAGES / f"{game}.md"
+    path = PAGES / lang / f"{game}.md"
+    if lang == DEFAULT or not lang.isalpha() or not path.is_file():
+        path, lang = PAGES / f"{game}.md", DEFAULT
     if not path.is_file():
         return None
-    return HowToPlay(game=game, title=game_class(game).title, html=render(path.read_text("utf-8")))
+    html = render(path.read_text("utf-8"))
+    return HowToPlay(game=game, title=game_class(game).title, html=html, lang=lang)
 
 
 def lobby_table_words(game: str) -> list[dict[str, object]]:

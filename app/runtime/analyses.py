@@ -53,6 +53,7 @@ from app.db.session import encode_json
 from app.db.store import analyses as analyses_store
 from app.db.types import AsyncSession, async_sessionmaker
 from app.db.writer.base import DatabaseWriter
+from app.i18n.messages import N_, Text
 from app.runtime.analysis_worker import analyse_record, frame
 
 log = logging.getLogger("table31.analysis")
@@ -94,7 +95,7 @@ class Busy(Exception):
     """Too many readers already wait for analyses: try again after ``retry_after`` seconds."""
 
     def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
-        super().__init__("the analysis is busy: try again in a few seconds")
+        super().__init__(N_("the analysis is busy: try again in a few seconds"))
         self.retry_after = retry_after
 
 
@@ -264,7 +265,7 @@ class Analyses:
                     return kept[1]
                 hand = await analyses_store.hand_to_analyse(session, job.hand_id)
             if hand is None or hand[0] != "finished" or hand[2] is None:
-                raise NotAnalysable("only a finished hand is analysed")
+                raise NotAnalysable(Text(N_("only a finished hand is analysed")))
             record = hand[2]
         analysis = await self._compute(job.hand_id, record)
         self.computed += 1
@@ -290,11 +291,11 @@ class Analyses:
                 self._timeouts[hand_id] = self._timeouts.get(hand_id, 0) + 1
                 if self._timeouts[hand_id] < 2:
                     raise Busy() from None
-                raise NotAnalysable("the analysis took too long") from None
+                raise NotAnalysable(Text(N_("the analysis took too long"))) from None
             except (asyncio.IncompleteReadError, ConnectionError, OSError):  # it died
                 await self._kill_worker()
                 if attempt == 2:
-                    raise NotAnalysable("the analysis's process failed") from None
+                    raise NotAnalysable(Text(N_("the analysis's process failed"))) from None
                 continue
             if status != "ok":
                 raise NotAnalysable(str(value))

@@ -19,6 +19,7 @@ from app.core.names import BOT_MARK
 from app.db.store.host import bots_bank, bots_home, fund_bots
 from app.db.store.players import take_bot
 from app.db.writer.base import DatabaseWriter
+from app.i18n.messages import N_, Text
 
 BOT_NAMES = ("Ada", "Basil", "Clio", "Dmitri", "Elena", "Faustine", "Georgios", "Helga", "Ines")
 BOT_NUMBERS = 12
@@ -37,9 +38,13 @@ def bot_names(used: set[str]) -> list[str]:
 
 def bank_short(held: int, buy_in: int) -> str:
     """Why no bot can sit: the bank cannot cover its buy-in."""
-    return (
-        f"the bots' bank holds {held} chips, fewer than the {buy_in} a bot buys in with here; "
-        "the host can add chips on /admin"
+    return Text(
+        N_(
+            "the bots' bank holds {held} chips, fewer than the {buy_in} a bot buys in with"
+            " here; the host can add chips on /admin"
+        ),
+        held=held,
+        buy_in=buy_in,
     )
 
 

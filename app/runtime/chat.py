@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.names import BLANKS
+from app.i18n.messages import N_, Text
 
 MAX_CHAT_CHARS = 200
 CHAT_KEEP = 100
@@ -78,15 +79,17 @@ def clean_text(raw: str) -> str:
     """
     text = "".join(" " if ch in _SPACES else ch for ch in raw).strip()
     if not text:
-        raise ChatRefused("a chat message needs some text")
+        raise ChatRefused(N_("a chat message needs some text"))
     if len(text) > MAX_CHAT_CHARS:
-        raise ChatRefused(f"a chat message is at most {MAX_CHAT_CHARS} characters")
+        raise ChatRefused(
+            Text(N_("a chat message is at most {most} characters"), most=MAX_CHAT_CHARS)
+        )
     for ch in text:
         if ch in _REORDERING or unicodedata.category(ch) in ("Cc", "Cs", "Co"):
-            raise ChatRefused("a chat message may not hold control characters")
+            raise ChatRefused(N_("a chat message may not hold control characters"))
     if shows_nothing(text):
         raise ChatRefused(
-            "a chat message needs some visible text (it held only invisible characters)"
+            N_("a chat message needs some visible text (it held only invisible characters)")
         )
     return text
 

@@ -30,6 +30,7 @@ from app.games.core.accounts import is_seat
 from app.games.core.cards import SeedSource, csprng_seed
 from app.games.core.options import OptionError, parse_options
 from app.games.core.registry import game_class
+from app.i18n.messages import N_, Text
 from app.ops.clock import SYSTEM_CLOCK, Clock, Every
 from app.ops.logs import error_line
 from app.ops.metrics import Metrics
@@ -173,7 +174,14 @@ class Lobby:
         table's, and the table takes the room's invite code."""
         offered = self.settings.game_ids
         if game not in offered:
-            raise OptionError("game", f"unknown game {game!r}; choose one of {list(offered)}")
+            raise OptionError(
+                "game",
+                Text(
+                    N_("unknown game {game}; choose one of {games}"),
+                    game=repr(game),
+                    games=str(list(offered)),
+                ),
+            )
         cls = game_class(game)
         if private and "approval" not in options:  # seats by approval: on in private rooms
             options = {**options, "approval": True}
@@ -189,8 +197,14 @@ class Lobby:
             opened += sum(t.created_by == opener and not t.closed for t in self.tables.values())
             if opened >= max_open:
                 raise LimitReached(
-                    f"you have {opened} open tables, the most one player may open: play at "
-                    "one of them, or close one (its page has 'Close table' for its opener)"
+                    Text(
+                        N_(
+                            "you have {opened} open tables, the most one player may open: play"
+                            " at one of them, or close one (its page has 'Close table' for its"
+                            " opener)"
+                        ),
+                        opened=opened,
+                    )
                 )
         counted = self.openings.take(created_by, per_hour)  # LimitReached: when, in words
         self._opening[opener] = self._opening.get(opener, 0) + 1
@@ -410,7 +424,7 @@ class Lobby:
             coming = self._bots_coming.get(table_id, 0)
             bots = coming + sum(1 for i in table.roster.values() if i.is_bot)
             if max_bots and bots >= max_bots:
-                raise LimitReached(f"a table may have at most {max_bots} bots")
+                raise LimitReached(Text(N_("a table may have at most {most} bots"), most=max_bots))
             self._bots_coming[table_id] = coming + 1
         try:
             return await self._add_bot(table, seat, level)

@@ -12,6 +12,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from app.i18n.messages import N_, Plural, Text
+
 HOUR = 3600.0
 
 
@@ -29,9 +31,8 @@ def in_words(seconds: float) -> str:
     """A wait as the player reads it: "in 40 seconds", "in 12 minutes" (rounded up)."""
     whole = max(1, int(-(-seconds // 1)))
     if whole < 60:
-        return f"in {whole} second{'s' if whole != 1 else ''}"
-    minutes = -(-whole // 60)
-    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+        return Plural("in {n} second", "in {n} seconds", n=whole)
+    return Plural("in {n} minute", "in {n} minutes", n=-(-whole // 60))
 
 
 class Openings:
@@ -57,8 +58,14 @@ class Openings:
         if len(times) >= most:
             wait = max(HOUR - (now - times[0]), 1e-3)
             raise LimitReached(
-                f"you have opened {most} tables in the last hour, the most one player may: "
-                f"you may open another {in_words(wait)}",
+                Text(
+                    N_(
+                        "you have opened {most} tables in the last hour, the most one player"
+                        " may: you may open another {when}"
+                    ),
+                    most=most,
+                    when=in_words(wait),
+                ),
                 retry_after=wait,
             )
         times.append(now)

@@ -31,7 +31,8 @@ import orjson
 
 from app.games.core.errors import ErrorCode, RuleError
 from app.i18n.locales import DEFAULT
-from app.i18n.messages import localize
+from app.i18n.messages import N_, Text, localize
+from app.runtime.rule_words import worded
 
 MAX_ID_LENGTH = 64
 MAX_DEPTH = 4
@@ -55,12 +56,14 @@ def encode(message: dict[str, Any]) -> str:
 
 
 class ProtocolError(Exception):
-    """A refused message: ``code`` is stable, ``message`` is for people."""
+    """A refused message: ``code`` is stable, ``message`` is for people (marked for
+    translation, an engine's English refusal through :func:`~app.runtime.rule_words.worded`,
+    and worded in the reader's language when sent)."""
 
     def __init__(self, code: ErrorCode, message: str, msg_id: str | None = None) -> None:
         super().__init__(message)
         self.code = ErrorCode(code)
-        self.message = message
+        self.message = worded(message)
         self.msg_id = msg_id
 
     @classmethod
@@ -238,11 +241,11 @@ def _unreadable(raw: str | bytes, err: orjson.JSONDecodeError) -> str:
     other frame is simply not one JSON object."""
     data = raw.encode(errors="replace") if isinstance(raw, str) else raw
     if "infinity" in str(err).lower() or NON_FINITE.search(data):
-        return (
+        return N_(
             "a message must be one JSON object, and its numbers finite: NaN, Infinity and "
             "numbers too large for a double (like 1e400) are not JSON"
         )
-    return "a message must be one JSON object"
+    return N_("a message must be one JSON object")
 
 
 def _bad(message: str, msg_id: str | None = None) -> ProtocolError:
@@ -287,11 +290,11 @@ class Kind(Generic[M]):
 def _read_sit(data: dict[str, Any], msg_id: str | None) -> Sit:
     seat, buy_in = data.get("seat"), data.get("buy_in")
     if seat is not None and not _whole(seat):
-        raise _bad("seat must be a seat number or null")
+        raise _bad(N_("seat must be a seat number or null"))
     if not _whole(buy_in):
-        raise _bad("buy_in must be a whole number of chips")
+        raise _bad(N_("buy_in must be a whole number of chips"))
     if not 0 <= buy_in <= MAX_CHIPS:  # below the table's minimum: bad_buy_in, from it
-        raise _bad(f"buy_in must be from 0 to {MAX_CHIPS} chips")
+        raise _bad(Text(N_("buy_in must be from 0 to {most} chips"), most=MAX_CHIPS))
     return Sit(seat, buy_in)
 
 
@@ -302,20 +305,22 @@ def _read_leave(data: dict[str, Any], msg_id: str | None) -> Leave:
 def _read_top_up(data: dict[str, Any], msg_id: str | None) -> TopUp:
     amount = data.get("amount")
     if not _whole(amount) or not 0 < amount <= MAX_CHIPS:
-        raise _bad(f"amount must be a whole number from 1 to {MAX_CHIPS}")
+        raise _bad(Text(N_("amount must be a whole number from 1 to {most}"), most=MAX_CHIPS))
     return TopUp(amount)
 
 
 def _read_act(data: dict[str, Any], msg_id: str | None) -> Act:
     if not msg_id:
-        raise _bad("an act needs a string id")
+        raise _bad(N_("an act needs a string id"))
     version, action = data.get("version"), data.get("action")
     if not _whole(version):
-        raise _bad("an act needs the view version", msg_id)
+        raise _bad(N_("an act needs the view version"), msg_id)
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise _bad("an act needs an action object with a kind", msg_id)
+        raise _bad(N_("an act needs an action object with a kind"), msg_id)
     if not _within_bounds(action):
-        raise _bad(f"the numbers in an action are from -{MAX_CHIPS} to {MAX_CHIPS}", msg_id)
+        raise _bad(
+            Text(N_("the numbers in an action are from -{most} to {most}"), most=MAX_CHIPS), msg_id
+        )
     return Act(msg_id, version, action)
 
 
@@ -331,21 +336,21 @@ def _read_ping(data: dict[str, Any], msg_id: str | None) -> Ping:
 def _read_chat(data: dict[str, Any], msg_id: str | None) -> Chat:
     text = data.get("text")  # what it may hold is the table's to say (chat.py)
     if not isinstance(text, str):
-        raise _bad("a chat message needs its text")
+        raise _bad(N_("a chat message needs its text"))
     return Chat(text)
 
 
 def _read_react(data: dict[str, Any], msg_id: str | None) -> React:
     reaction = data.get("reaction")  # one of the set: the table checks
     if not isinstance(reaction, str):
-        raise _bad("a reaction needs its name")
+        raise _bad(N_("a reaction needs its name"))
     return React(reaction)
 
 
 def _player_id(kind: str, data: dict[str, Any]) -> str:
     player_id = data.get("player_id")
     if not isinstance(player_id, str) or not 0 < len(player_id) <= MAX_ID_LENGTH:
-        raise _bad(f"{kind} needs a player_id")
+        raise _bad(Text(N_("{kind} needs a player_id"), kind=kind))
     return player_id
 
 
@@ -360,36 +365,36 @@ def _read_unmute(data: dict[str, Any], msg_id: str | None) -> Mute:
 def _read_remove_chat(data: dict[str, Any], msg_id: str | None) -> RemoveChat:
     message_id = data.get("id")
     if not _whole(message_id) or not 0 < message_id <= MAX_CHIPS:
-        raise _bad("remove_chat needs the message's id (a whole number)")
+        raise _bad(N_("remove_chat needs the message's id (a whole number)"))
     return RemoveChat(message_id)
 
 
 def _read_stand_up(data: dict[str, Any], msg_id: str | None) -> StandUp:
     seat, least = data.get("seat"), data.get("away_at_least")
     if not _whole(seat) or not 0 <= seat < 100:
-        raise _bad("stand_up needs a seat number", msg_id)
+        raise _bad(N_("stand_up needs a seat number"), msg_id)
     if not _whole(least) or not 0 <= least <= 86_400:
-        raise _bad("away_at_least is a whole number of seconds to 86400")
+        raise _bad(N_("away_at_least is a whole number of seconds to 86400"))
     return StandUp(seat, least)
 
 
 def _read_switch_game(data: dict[str, Any], msg_id: str | None) -> SwitchGame:
     game, options = data.get("game"), data.get("options", {})
     if not isinstance(game, str) or not 0 < len(game) <= MAX_ID_LENGTH:
-        raise _bad("switch_game needs the game's id", msg_id)
+        raise _bad(N_("switch_game needs the game's id"), msg_id)
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise _bad("switch_game's options are an object", msg_id)
+        raise _bad(N_("switch_game's options are an object"), msg_id)
     return SwitchGame(game, options)
 
 
 def _read_host(data: dict[str, Any], msg_id: str | None) -> Host:
     if not msg_id:
-        raise _bad("a host action needs a string id")
+        raise _bad(N_("a host action needs a string id"))
     action = data.get("action")
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise _bad("a host action needs an action object with a kind", msg_id)
+        raise _bad(N_("a host action needs an action object with a kind"), msg_id)
     return Host(msg_id, action)
 
 
@@ -588,10 +593,10 @@ _BY_TYPE: dict[str, Kind[Any]] = {kind.type: kind for kind in KINDS}
 _BY_CLASS: dict[type, Kind[Any]] = {kind.message: kind for kind in reversed(KINDS)}
 """Each dataclass's first entry (mute's for Mute: unmute shares its class and handler)."""
 
-UNKNOWN_TYPE = (
-    "unknown message type; expected "
-    + ", ".join(kind.type for kind in KINDS[:-1])
-    + f" or {KINDS[-1].type}"
+UNKNOWN_TYPE = Text(
+    N_("unknown message type; expected {types} or {last}"),
+    types=", ".join(kind.type for kind in KINDS[:-1]),
+    last=KINDS[-1].type,
 )
 
 
@@ -611,20 +616,22 @@ def parse(raw: str | bytes, *, max_bytes: int) -> Message:
     whatever the frame holds): the frame's size, JSON and shape here, its fields by the
     reader of its kind in :data:`KINDS`."""
     if _too_large(raw, max_bytes):
-        raise ProtocolError(ErrorCode.TOO_LARGE, f"a message may be at most {max_bytes} bytes")
+        raise ProtocolError(
+            ErrorCode.TOO_LARGE, Text(N_("a message may be at most {most} bytes"), most=max_bytes)
+        )
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as err:  # also too deep (1,024 levels), invalid UTF-8, NaN
         raise _bad(_unreadable(raw, err)) from None
     if not isinstance(data, dict):
-        raise _bad("a message must be one JSON object")
+        raise _bad(N_("a message must be one JSON object"))
     msg_id = data.get("id") if isinstance(data.get("id"), str) else None
     if msg_id is not None and len(msg_id) > MAX_ID_LENGTH:
-        raise _bad(f"an id is at most {MAX_ID_LENGTH} characters")
+        raise _bad(Text(N_("an id is at most {most} characters"), most=MAX_ID_LENGTH))
     # Each bracket opens at most one level: a frame with few (almost all) is not walked.
     brackets = raw.count("{") + raw.count("[") if isinstance(raw, str) else MAX_DEPTH + 1
     if brackets > MAX_DEPTH and not _nests_within(data, MAX_DEPTH):
-        raise _bad(f"a message may nest at most {MAX_DEPTH} deep", msg_id)
+        raise _bad(Text(N_("a message may nest at most {most} deep"), most=MAX_DEPTH), msg_id)
     kind = data.get("type")
     entry = _BY_TYPE.get(kind) if isinstance(kind, str) else None
     if entry is None:

@@ -33,10 +33,12 @@ from app.games.core.cards import SeedSource
 from app.games.core.errors import ErrorCode
 from app.games.core.options import OptionError, parse_options
 from app.games.core.registry import game_class
+from app.i18n.messages import N_, Text
 from app.runtime.connection import Connection
 from app.runtime.hosting import TableHosting
 from app.runtime.protocol import ProtocolError, SwitchGame
 from app.runtime.records import SeatInfo
+from app.runtime.rule_words import worded
 from app.runtime.table.actor import TableActor
 from app.runtime.table.effects import Job
 from app.runtime.table.switch import carried
@@ -221,15 +223,22 @@ class Rooms:
         meanwhile, and everyone is told (``room_switch_next``)."""
         room = self.rooms.get(actor.room_id or "")
         if room is None or room.status != "open" or room.table_id != actor.table_id:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "the room has left this table")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("the room has left this table"))
         # one host: the room's is its table's (handed on at the table or over REST alike)
         host = actor.core.host_id or room.host_id
         if conn.player_id is None or conn.player_id != host:
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "only the room's host may switch the game")
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED, N_("only the room's host may switch the game")
+            )
         offered = self.lobby.settings.game_ids
         if ask.game not in offered:
             raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"unknown game {ask.game!r}; choose one of {list(offered)}"
+                ErrorCode.BAD_MESSAGE,
+                Text(
+                    N_("unknown game {game}; choose one of {games}"),
+                    game=repr(ask.game),
+                    games=str(list(offered)),
+                ),
             )
         cls = game_class(ask.game)
         asked = dict(ask.options)
@@ -239,7 +248,7 @@ class Rooms:
             options = parse_options(cls.OPTIONS, asked)
             engine = cls(options, seeds=self.lobby.seeds)  # options that depend on each other
         except OptionError as err:
-            why = f"options.{err.field}: {err.message}"
+            why = Text(N_("options.{field}: {why}"), field=err.field, why=worded(err.message))
             raise ProtocolError(ErrorCode.BAD_MESSAGE, why) from None
         new_id = store.new_id()[:12]
         event = {

@@ -36,6 +36,7 @@ from app.db.devices import aware
 from app.db.ledger import InsufficientFunds
 from app.db.store import host_lists
 from app.db.store.rooms import StoredRoom
+from app.i18n.messages import N_, Text, said
 from app.runtime.table.actor import TableActor
 from app.services import Services
 
@@ -100,7 +101,7 @@ class SettingsIn(StrictBody):
 def _table(services: Services, table_id: str) -> TableActor:
     table = services.lobby.get(table_id)
     if table is None or table.closed:
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, N_("no such table"))
     return table
 
 
@@ -172,15 +173,15 @@ async def grant_or_take(player_id: str, body: ChipsIn, services: ServicesDep) ->
     """Grant chips to a bankroll (amount > 0) or take them back (amount < 0), through the
     ledger with the host's reason. A take larger than the bankroll is refused."""
     if body.amount == 0:
-        raise HTTPException(422, "amount must not be zero")
+        raise HTTPException(422, N_("amount must not be zero"))
     try:
         balance = await services.writer.run(
             store.grant_or_take, player_id, body.amount, body.reason
         )
     except InsufficientFunds:
-        raise HTTPException(409, "the bankroll does not hold that many chips") from None
+        raise HTTPException(409, N_("the bankroll does not hold that many chips")) from None
     if balance is None:
-        raise HTTPException(404, "no such player")
+        raise HTTPException(404, N_("no such player"))
     return {"player_id": player_id, "bankroll": balance}
 
 
@@ -291,17 +292,22 @@ async def close_room(
     async with services.sessionmaker() as session:
         room = await store.load_room(session, room_id) if len(room_id) <= 40 else None
     if room is None:
-        raise HTTPException(404, "no such room")
+        raise HTTPException(404, N_("no such room"))
     if room.status != "open":
-        raise HTTPException(409, "the room is closed already")
+        raise HTTPException(409, N_("the room is closed already"))
     held = services.lobby.rooms.get(room_id)
     table_id = held.table_id if held is not None else room.current_table_id
     here = table_id is not None and services.lobby.get(table_id) is not None
     if table_id and not here and await services.hosting.served_elsewhere(table_id):
         raise HTTPException(
             409,
-            f"another node serves the room's table: close it there "
-            f"(POST /api/admin/tables/{table_id}/close), the room closes with it",
+            Text(
+                N_(
+                    "another node serves the room's table: close it there "
+                    "(POST /api/admin/tables/{table_id}/close), the room closes with it"
+                ),
+                table_id=table_id,
+            ),
         )
     closed = await services.lobby.rooms.close(room_id, body.reason, table_id)
     detail = {"room_id": room_id, "name": room.name, "table_id": closed}
@@ -318,7 +324,7 @@ async def remove_seat(table_id: str, seat: int, services: ServicesDep) -> dict[s
     info = table.roster.get(seat)
     left = await table.request_leave(seat)
     if info is None or left is None:
-        raise HTTPException(404, "nobody sits in that seat")
+        raise HTTPException(404, N_("nobody sits in that seat"))
     await _record(
         services, "remove_seat", {"table_id": table_id, "seat": seat, "player_id": info.player_id}
     )
@@ -338,7 +344,7 @@ async def add_bot(
             table, body.seat if body else None, level=body.level if body else DEFAULT_LEVEL
         )
     except ValueError as err:
-        raise HTTPException(409, str(err)) from None
+        raise HTTPException(409, said(err)) from None
     level = body.level if body else DEFAULT_LEVEL
     await _record(services, "add_bot", {"table_id": table_id, "seat": seat, "level": level})
     return {"seat": seat}
@@ -350,7 +356,7 @@ async def remove_bot(table_id: str, seat: int, services: ServicesDep) -> dict[st
     stack goes home to the bots' bank."""
     left = await _table(services, table_id).remove_bot(seat)
     if left is None:
-        raise HTTPException(404, "no bot in that seat")
+        raise HTTPException(404, N_("no bot in that seat"))
     if left:
         await services.lobby.bot_pool.bring_home()
     await _record(services, "remove_bot", {"table_id": table_id, "seat": seat})
@@ -366,10 +372,10 @@ async def seed_table(table_id: str, body: SeedIn, services: ServicesDep) -> dict
     shuffles stay the CSPRNG's (docs/rules.md §0)."""
     if services.settings.environment != "test":
         raise HTTPException(
-            403, "a table's shuffle seed can be fixed only on a test server (ENVIRONMENT=test)"
+            403, N_("a table's shuffle seed can be fixed only on a test server (ENVIRONMENT=test)")
         )
     if len(body.seed) % 2:
-        raise HTTPException(422, "seed must be whole bytes in hex (an even number of digits)")
+        raise HTTPException(422, N_("seed must be whole bytes in hex (an even number of digits)"))
     table = _table(services, table_id)
     await table.fix_seed(bytes.fromhex(body.seed))
     await _record(services, "seed_table", {"table_id": table_id, "seed": body.seed.lower()})

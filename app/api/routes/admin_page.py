@@ -30,6 +30,7 @@ from app.api.routes.session import new_device, set_session_cookie
 from app.api.signup_limits import charge, signup_limits
 from app.db import store
 from app.db.store.recovery_codes import recovery_code_owner
+from app.i18n.messages import N_, Text
 
 router = APIRouter(
     tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
@@ -67,7 +68,7 @@ async def recover_page(request: Request, services: ServicesDep) -> HTMLResponse:
     code = request.query_params.get("code", "").strip()
     if not code:
         return await _page(request)
-    charge(request, signup_limits(request).recoveries, "recovery-code attempts")
+    charge(request, signup_limits(request).recoveries, Text(N_("recovery-code attempts")))
     name = None
     if len(code) <= MAX_CODE:
         async with services.sessionmaker() as session:
@@ -89,7 +90,7 @@ async def recover_sign_in(request: Request, services: ServicesDep) -> Response:
     code = (parse_qs(body).get("code") or [""])[0].strip()
     if not code:
         return await _page(request, 422, error="paste the code from your other device")
-    charge(request, signup_limits(request).recoveries, "recovery-code attempts")
+    charge(request, signup_limits(request).recoveries, Text(N_("recovery-code attempts")))
     found = await services.writer.run(store.redeem_recovery_code, code, **new_device(request))
     if found is None:
         return await _page(request, 404, error=NOT_VALID, code=code)

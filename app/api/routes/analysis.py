@@ -26,6 +26,7 @@ from app.api.schemas.analysis import EveningAnalysis, HandAnalysis
 from app.db.store import analyses as analyses_store
 from app.db.store import hand_lists
 from app.db.types import AsyncSession
+from app.i18n.messages import N_, Text, said
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.history import viewer_seat
@@ -39,7 +40,7 @@ router = APIRouter(
 
 MAX_EVENING_HANDS = 500
 """The newest hands an evening's summary counts at most."""
-NO_ANALYSIS = "this hand has no analysis"
+NO_ANALYSIS = N_("this hand has no analysis")
 
 
 # --------------------------------------------------------------------------- words
@@ -101,10 +102,12 @@ async def kept_or_computed(
         return await services.analyses.analysis_of(hand_id, record)
     except Busy as busy:
         raise HTTPException(
-            503, str(busy), headers={"Retry-After": str(busy.retry_after)}
+            503, said(busy), headers={"Retry-After": str(busy.retry_after)}
         ) from None
     except NotAnalysable as why:
-        raise HTTPException(409, f"{NO_ANALYSIS}: {why}") from None
+        raise HTTPException(
+            409, Text(N_("this hand has no analysis: {why}"), why=said(why))
+        ) from None
 
 
 @router.get("/api/hands/{hand_id}/analysis", response_model=HandAnalysis)
@@ -119,7 +122,9 @@ async def hand_analysis(
     if seat is None and reader.player is not None:
         seat = viewer_seat(hand.record or {}, reader.player.id)
     if hand.status != "finished":
-        raise HTTPException(409, f"{NO_ANALYSIS}: it was void, nothing was played to the end")
+        raise HTTPException(
+            409, N_("this hand has no analysis: it was void, nothing was played to the end")
+        )
     record = dict(hand.record or {})
     game, number = hand.game, hand.number
     stored = await kept_or_computed(services, session, hand_id, record)
@@ -226,7 +231,7 @@ async def room_analysis(
     see (as for no room)."""
     access.check_signed_in(reader)
     if len(room_id) > 40 or not await access.visible_room(session, room_id, reader):
-        raise HTTPException(404, "no such room")
+        raise HTTPException(404, N_("no such room"))
     out = await evening(session, services, reader, lists.Filters(room_id=room_id))
     return {"room_id": room_id, **out}
 
@@ -255,6 +260,6 @@ async def table_analysis(
             until=lists.parse_when(until, end=True),
         )
     except ValueError as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
     out = await evening(session, services, reader, filters)
     return {"table_id": table_id, **out}

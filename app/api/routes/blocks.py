@@ -13,6 +13,7 @@ from app.api.errors import ApiRoute, RuleRefusal, errors
 from app.api.schemas.blocks import Blocks
 from app.db import store
 from app.games.core.errors import ErrorCode
+from app.i18n.messages import N_
 from app.runtime.blocks import MAX_BLOCKS
 from app.services import Services
 
@@ -48,13 +49,13 @@ async def block(player_id: str, player: PlayerDep, services: ServicesDep) -> Any
     (``not_allowed``, 409), a player that does not exist (``no_such_player``, 404), more than
     200 blocks (``too_many_blocks``, 409)."""
     if player_id == player.id:
-        raise RuleRefusal(ErrorCode.NOT_ALLOWED, "you cannot block yourself")
+        raise RuleRefusal(ErrorCode.NOT_ALLOWED, N_("you cannot block yourself"))
     if len(player_id) > 32:
-        raise RuleRefusal(ErrorCode.NO_SUCH_PLAYER, "there is no player with that id")
+        raise RuleRefusal(ErrorCode.NO_SUCH_PLAYER, N_("there is no player with that id"))
     try:
         await services.writer.run(store.block, player.id, player_id, MAX_BLOCKS)
     except store.BlockRefused as refused:
-        raise RuleRefusal(ErrorCode(refused.reason), str(refused)) from None
+        raise RuleRefusal(ErrorCode(refused.reason), refused.message) from None
     return await _answer(services, player.id)
 
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from app.api.deps import OptionalPlayerDep, ServicesDep, SessionDep, is_host
 from app.api.errors import ApiRoute, errors
 from app.api.schemas.hands import HandPage, HandRecord
+from app.i18n.messages import N_
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.history import public_record
@@ -57,7 +58,7 @@ async def list_hands(
     try:
         return await lists.hand_page(session, filters, before=before, limit=limit, reader=reader)
     except lists.BadCursor:
-        raise HTTPException(422, "before must be a cursor from a previous page") from None
+        raise HTTPException(422, N_("before must be a cursor from a previous page")) from None
 
 
 @router.get("/{hand_id}", response_model=HandRecord)

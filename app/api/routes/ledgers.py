@@ -16,6 +16,7 @@ from app.api.download import attachment
 from app.api.errors import ApiRoute, errors, file_response
 from app.api.routes.hands import ReaderDep
 from app.api.schemas.review import TableLedger
+from app.i18n.messages import N_, Text
 from app.review import access, sessions
 
 router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 409, 422))
@@ -56,12 +57,12 @@ def night_window(day: str | None, tz: str) -> tuple[datetime, datetime, str]:
     try:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise HTTPException(422, f"unknown time zone {tz!r}") from None
+        raise HTTPException(422, Text(N_("unknown time zone {tz}"), tz=repr(tz))) from None
     if day:
         try:
             first = date.fromisoformat(day)
         except ValueError:
-            raise HTTPException(422, "date must be YYYY-MM-DD") from None
+            raise HTTPException(422, N_("date must be YYYY-MM-DD")) from None
     else:
         now = datetime.now(zone)
         first = (now - timedelta(hours=12)).date()

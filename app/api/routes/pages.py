@@ -8,19 +8,24 @@ table exists.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
 
 from app.api.deps import ServicesDep, SessionDep, optional_player
 from app.api.errors import ApiRoute
-from app.api.locale import PageLocale, template_context
+from app.api.locale import PageLocale, request_locale, template_context
 from app.api.routes.games import games_listing
-from app.games.core.registry import GAME_IDS, game_class, games
+from app.games.core.registry import GAME_IDS, games
 from app.i18n.jinja import install
+from app.i18n.locales import DEFAULT
+from app.rulebook.game_words import game_blurb, game_title
 from app.rulebook.option_words import summary_option_words
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -33,10 +38,13 @@ templates.env.policies["ext.i18n.trimmed"] = True  # a trans block's white space
 install(templates.env)
 
 
-def game_titles() -> dict[str, str]:
+@pass_context
+def game_titles(context: Mapping[str, Any]) -> dict[str, str]:
     """Every game's title by its id, for the pages that name games (the hand lists, a player's
-    page): read from the games, so a new game is named without a list in the scripts."""
-    return {game: game_class(game).title for game in GAME_IDS}
+    page), in the page's language: read from the games, so a new game is named without a list
+    in the scripts."""
+    locale = context.get("locale") or DEFAULT
+    return {game: game_title(game, locale) for game in GAME_IDS}
 
 
 templates.env.globals["game_titles"] = game_titles
@@ -48,13 +56,17 @@ router = APIRouter(
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, services: ServicesDep) -> HTMLResponse:
+    locale = request_locale(request)
+    offered = services.settings.game_ids
     return templates.TemplateResponse(
         request,
         "lobby.html",
         {
-            "games": games_listing(services.settings.game_ids),
-            # Each game's sentence for the lobby, from its class (Game.BLURB).
-            "blurbs": {gid: cls.BLURB for gid, cls in games(services.settings.game_ids).items()},
+            "games": [
+                {**game, "title": game_title(game["id"], locale)} for game in games_listing(offered)
+            ],
+            # Each game's sentence for the lobby, from its class (Game.BLURB), in words.
+            "blurbs": {gid: game_blurb(gid, locale) for gid in games(offered)},
             "join_code_required": bool(services.settings.join_code),
         },
     )

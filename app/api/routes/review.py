@@ -25,6 +25,7 @@ from app.api.schemas.review import PlayerFigures, Proof, Replay
 from app.db.models import GameTable, Hand
 from app.db.store import hand_lists, proofs
 from app.db.types import AsyncSession
+from app.i18n.messages import N_, Text, said
 from app.review import access, lists, sessions, stats
 from app.review.access import Reader
 from app.review.chart import bankroll_svg
@@ -62,12 +63,14 @@ async def hand_replay(hand_id: str, session: SessionDep, reader: ReaderDep) -> d
     """The hand step by step, each view as the caller was entitled to see it then."""
     hand, seat = await _readable(session, hand_id, reader)
     if hand.status != "finished":
-        raise HTTPException(409, "this hand was void: nothing was dealt to the end")
+        raise HTTPException(409, N_("this hand was void: nothing was dealt to the end"))
     table = await _table(session, hand.table_id)
     try:
         out = replay_for(hand.record or {}, seat, table_name=table.name if table else None)
     except ReplayError as err:
-        raise HTTPException(409, f"this hand cannot be re-played: {err}") from None
+        raise HTTPException(
+            409, Text(N_("this hand cannot be re-played: {why}"), why=said(err))
+        ) from None
     out["status"] = hand.status
     return out
 
@@ -139,7 +142,7 @@ def _filters(
             until=lists.parse_when(until, end=True),
         )
     except ValueError as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
 
 
 async def _page(
@@ -148,7 +151,7 @@ async def _page(
     try:
         return await lists.hand_page(session, filters, before=before, limit=limit, reader=reader)
     except lists.BadCursor as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
 
 
 @router.get("/api/tables/{table_id}/hands", response_model=HandPage)
@@ -211,7 +214,7 @@ async def player_hands(
 async def _player(session: AsyncSession, player_id: str) -> dict[str, Any]:
     card = await stats.player_card(session, player_id)
     if card is None:
-        raise HTTPException(404, "no such player")
+        raise HTTPException(404, N_("no such player"))
     return card
 
 

@@ -24,14 +24,15 @@ from fastapi.responses import HTMLResponse
 
 from app.api.deps import SessionDep
 from app.api.errors import ApiRoute
-from app.api.locale import PageLocale
+from app.api.locale import PageLocale, request_locale
 from app.api.routes.hands import ReaderDep
 from app.api.routes.pages import templates
 from app.db.devices import aware
 from app.db.models import Player
 from app.db.store.rooms import load_room
-from app.games.core.registry import GAME_MODULES, game_class
+from app.games.core.registry import GAME_MODULES
 from app.review import access
+from app.rulebook.game_words import game_title
 
 ROOT = Path(__file__).resolve().parents[3]
 router = APIRouter(
@@ -69,7 +70,7 @@ async def hand_page(
         {
             "hand_id": hand.id,
             "game": hand.game,
-            "game_title": game_class(hand.game).title if hand.game in GAME_MODULES else hand.game,
+            "game_title": game_title(hand.game, request_locale(request)),
             "game_css": _game_css(hand.game),
             "number": hand.number,
             "table_id": hand.table_id,
@@ -105,7 +106,7 @@ async def table_history_page(
     table = await access.visible_table(session, table_id, reader)
     if table is None:
         return missing(request, "history")
-    title = game_class(table.game).title if table.game in GAME_MODULES else table.game
+    title = game_title(table.game, request_locale(request))
     room = None
     room_id = request.query_params.get("room_id")
     if room_id:

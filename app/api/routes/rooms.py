@@ -32,6 +32,7 @@ from app.api.schemas.rooms import PlayerRoomRow, RoomHost, RoomOpened, RoomView
 from app.core.security import same_secret
 from app.db import store
 from app.games.core.registry import game_class
+from app.i18n.messages import N_
 from app.rulebook.option_words import summary_option_words
 from app.runtime.rooms import Room
 from app.services import Services
@@ -120,7 +121,7 @@ async def get_room(
     stored = await services.writer.run(store.load_room, room_id)
     room = services.lobby.rooms.get(room_id)
     if stored is None:
-        raise HTTPException(404, "no such room")
+        raise HTTPException(404, N_("no such room"))
     live = room or Room(
         stored.room_id,
         stored.name,
@@ -134,7 +135,7 @@ async def get_room(
         is_host(request, services)
         or _may_enter(live, services, player_id, request.query_params.get("invite"))
     ):
-        raise HTTPException(404, "no such room")
+        raise HTTPException(404, N_("no such room"))
     table = services.lobby.rooms.table(live)
     if table is not None and (table.closed or stored.status != "open"):
         table = None
@@ -201,13 +202,13 @@ async def hand_the_room_over(
     a player not seated there."""
     room = services.lobby.rooms.get(room_id)
     if room is None or room.status != "open":
-        raise HTTPException(404, "no such room")
+        raise HTTPException(404, N_("no such room"))
     if player.id != room.host_id and not is_host(request, services):
-        raise HTTPException(403, "only the room's host may hand it over")
+        raise HTTPException(403, N_("only the room's host may hand it over"))
     table = services.lobby.rooms.table(room)
     seat = table.seat_of(body.player_id) if table is not None else None
     if table is None or seat is None:
-        raise HTTPException(409, "the room goes to a player seated at its table")
+        raise HTTPException(409, N_("the room goes to a player seated at its table"))
     await services.writer.run(store.set_room_host, room_id, body.player_id)
     await table.give_host(body.player_id, by=player.id)  # one host: the table's is the room's
     room.host_id = body.player_id

@@ -147,7 +147,7 @@ async def open_session(
     if existing is not None:
         token = request_token(request) or ""
         return await player_json(session, existing, token)
-    charge(request, signup_limits(request).signups, "new players")
+    charge(request, signup_limits(request).signups, Text(N_("new players")))
     if settings.join_code and not same_secret(body.join_code or "", settings.join_code):
         raise HTTPException(403, N_("this server needs its join code"))
     made = await services.writer.run(
@@ -227,11 +227,12 @@ async def recover(
 ) -> dict[str, Any]:
     """Redeem a recovery code on this device: sets this device's cookie. Each attempt takes
     from the address's recovery bucket, so codes cannot be guessed at speed."""
-    charge(request, signup_limits(request).recoveries, "recovery-code attempts")
+    charge(request, signup_limits(request).recoveries, Text(N_("recovery-code attempts")))
     found = await services.writer.run(store.redeem_recovery_code, body.code, **new_device(request))
     if found is None:
         raise HTTPException(
-            404, "that recovery code is not valid (a code works once, and a new one replaces it)"
+            404,
+            N_("that recovery code is not valid (a code works once, and a new one replaces it)"),
         )
     player, token = found
     set_session_cookie(request, response, token)
@@ -289,10 +290,10 @@ async def sign_out_device(
     sockets) and its open table sockets are closed (4401, "signed out"). This device too, if
     named (its cookie is cleared)."""
     if len(device_id) > 40:
-        raise HTTPException(404, "you have no such device signed in")
+        raise HTTPException(404, N_("you have no such device signed in"))
     gone = await _revoke(request, caller.player.id, device_id)
     if not gone:
-        raise HTTPException(404, "you have no such device signed in")
+        raise HTTPException(404, N_("you have no such device signed in"))
     if device_id == caller.device_id:
         clear_session_cookie(request, response)
     return {"signed_out": 1}

@@ -29,6 +29,7 @@ from app.api.schemas.settle import Settlement
 from app.db.models import GameTable
 from app.db.store.rooms import StoredRoom, load_room
 from app.games.core.registry import GAME_MODULES, game_class
+from app.i18n.messages import N_, Text, said
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.nets import SpanNets, span_nets
@@ -110,27 +111,29 @@ def asked(
     try:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise HTTPException(422, f"unknown time zone {tz!r}") from None
+        raise HTTPException(422, Text(N_("unknown time zone {tz}"), tz=repr(tz))) from None
     now = datetime.now(UTC)
     try:
         start = (_local(since, zone) or tonight(now, zone)).astimezone(UTC)
         end = (_local(until, zone, end=True) or now + timedelta(seconds=1)).astimezone(UTC)
         start.astimezone(zone), end.astimezone(zone)  # told in the zone: must be there too
     except ValueError as err:
-        raise HTTPException(422, str(err)) from None
+        raise HTTPException(422, said(err)) from None
     except OverflowError:  # a moment at the calendar's very edge, in another zone
-        raise HTTPException(422, "since and until must be dates this calendar can hold") from None
+        raise HTTPException(
+            422, N_("since and until must be dates this calendar can hold")
+        ) from None
     if end <= start:
-        raise HTTPException(422, "until must come after since")
+        raise HTTPException(422, N_("until must come after since"))
     if player is not None and len(player) > MAX_PLAYERS:
-        raise HTTPException(422, f"at most {MAX_PLAYERS} players")
+        raise HTTPException(422, Text(N_("at most {most} players"), most=MAX_PLAYERS))
     if player is not None and any(len(p) > 40 or not p for p in player):
-        raise HTTPException(422, "a player id is 1 to 40 characters")
+        raise HTTPException(422, N_("a player id is 1 to 40 characters"))
     value = None
     if chip_value is not None:
         amount = Decimal(chip_value)
         if amount <= 0:
-            raise HTTPException(422, "chip_value must be more than 0")
+            raise HTTPException(422, N_("chip_value must be more than 0"))
         value = ChipValue(amount, (currency or "").strip())
     return Asked(start, end, tz, table_id, player, around, value, room)
 
@@ -147,7 +150,9 @@ def _local(text: str | None, zone: ZoneInfo, *, end: bool = False) -> datetime |
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a date (YYYY-MM-DD) or an ISO date-time") from None
+        raise ValueError(
+            Text(N_("{text} is not a date (YYYY-MM-DD) or an ISO date-time"), text=repr(text))
+        ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
 
 
@@ -171,7 +176,7 @@ async def _room_tables(session: Any, reader: Reader, room_id: str) -> tuple[Stor
     room, 403 for someone who never sat in it."""
     room = await load_room(session, room_id)
     if room is None:
-        raise HTTPException(404, "no such room")
+        raise HTTPException(404, N_("no such room"))
     ids = [t["table_id"] for t in room.tables]
     if reader.host:
         return room, ids
@@ -180,7 +185,7 @@ async def _room_tables(session: Any, reader: Reader, room_id: str) -> tuple[Stor
     for table_id in ids:
         if await access.sat_at_table(session, reader.player.id, table_id):
             return room, ids
-    raise HTTPException(403, "a room's settle-up is for the players who sat in it")
+    raise HTTPException(403, N_("a room's settle-up is for the players who sat in it"))
 
 
 async def _settle(session: Any, reader: Reader, q: Asked) -> Settled:

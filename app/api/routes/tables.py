@@ -12,12 +12,15 @@ from fastapi.responses import JSONResponse
 from app.analysis.bots import DEFAULT_LEVEL
 from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, is_host
 from app.api.errors import ApiRoute, Error, RuleRefusal, errors
+from app.api.locale import request_locale
 from app.api.schemas import BotIn, TableIn
 from app.api.schemas.bodies import StandUpIn
 from app.api.schemas.tables import BotSeated, TableClosed, TableSummary
 from app.games.core.options import OptionError
+from app.i18n.messages import N_, Plural, Text, localize, said
 from app.runtime.lobby import LimitReached
 from app.runtime.protocol import ProtocolError
+from app.runtime.rule_words import worded
 from app.runtime.table.actor import TableActor
 from app.services import Services
 
@@ -42,11 +45,11 @@ def _table(
     same answer as for no table at all (a stranger learns nothing of a private table)."""
     table = services.lobby.get(table_id)
     if table is None or table.closed:
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, N_("no such table"))
     if request is not None and not (
         is_host(request, services) or table.may_enter(player_id, request.query_params.get("invite"))
     ):
-        raise HTTPException(404, "no such table")
+        raise HTTPException(404, N_("no such table"))
     return table
 
 
@@ -61,7 +64,9 @@ def table_json(table: TableActor, player_id: str | None, host: bool) -> dict[str
     return out
 
 
-def _unprocessable(field: str, message: str) -> JSONResponse:
+def _unprocessable(request: Request, field: str, message: str) -> JSONResponse:
+    """A 422 naming ``field``, its message in the reader's language."""
+    message = localize(message, request_locale(request))
     return JSONResponse(
         status_code=422,
         content={
@@ -94,22 +99,30 @@ async def opening(
     (429, saying when the next may be opened)."""
     host = is_host(request, services)
     if not services.settings.players_may_open_tables and not host:
-        raise HTTPException(403, "the host has turned off opening tables")
+        raise HTTPException(403, N_("the host has turned off opening tables"))
     offered = services.settings.game_ids
     if body.game not in offered:
-        return _unprocessable("game", f"unknown game {body.game!r}; one of {list(offered)}")
+        return _unprocessable(
+            request,
+            "game",
+            Text(
+                N_("unknown game {game}; one of {games}"),
+                game=repr(body.game),
+                games=str(list(offered)),
+            ),
+        )
     try:
         return await open_one(
             0 if host else services.settings.max_tables_per_player,
             0 if host else services.settings.max_tables_per_hour,
         )
     except OptionError as err:
-        return _unprocessable(f"options.{err.field}", err.message)
+        return _unprocessable(request, f"options.{err.field}", worded(err.message))
     except LimitReached as err:
         if err.retry_after is not None:
             wait = str(math.ceil(err.retry_after))
-            raise HTTPException(429, str(err), headers={"Retry-After": wait}) from None
-        raise HTTPException(409, str(err)) from None
+            raise HTTPException(429, said(err), headers={"Retry-After": wait}) from None
+        raise HTTPException(409, said(err)) from None
 
 
 @router.post("", status_code=201, response_model=TableSummary, responses=OPENED_TOO_MANY)
@@ -162,9 +175,9 @@ def _opener_or_host(
     if is_host(request, services):
         return
     if player_id is None:
-        raise HTTPException(401, "sign in first: POST /api/session with your name")
+        raise HTTPException(401, N_("sign in first: POST /api/session with your name"))
     if not table.core.is_host(player_id):
-        raise HTTPException(403, "only the table's host (its opener, unless handed on) may")
+        raise HTTPException(403, N_("only the table's host (its opener, unless handed on) may"))
 
 
 @router.post("/{table_id}/bots", status_code=201, response_model=BotSeated)
@@ -189,7 +202,7 @@ async def add_bot(
             level=body.level if body else DEFAULT_LEVEL,
         )
     except (ValueError, LimitReached) as err:
-        raise HTTPException(409, str(err)) from None
+        raise HTTPException(409, said(err)) from None
     return {"seat": seat, "table": table.summary()}
 
 
@@ -208,7 +221,7 @@ async def remove_bot(
     _opener_or_host(table, request, services, player_id)
     left = await table.remove_bot(seat)
     if left is None:
-        raise HTTPException(404, "no bot in that seat")
+        raise HTTPException(404, N_("no bot in that seat"))
     if left:
         await services.lobby.bot_pool.bring_home()
     return {"seat": seat, "table": table.summary()}
@@ -256,8 +269,12 @@ async def close_table(
         if others:
             raise HTTPException(
                 409,
-                f"{', '.join(sorted(others))} still sit{'s' if len(others) == 1 else ''} at "
-                "this table: it closes once every other person has left",
+                Plural(
+                    "{names} still sits at this table: it closes once every other person has left",
+                    "{names} still sit at this table: it closes once every other person has left",
+                    n=len(others),
+                    names=", ".join(sorted(others)),
+                ),
             )
     await table.shutdown("The player who opened this table closed it", close_table=True)
     return {"table_id": table_id, "status": "closed"}

@@ -10,6 +10,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player, PlayerBlock
+from app.i18n.messages import N_, Text
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ async def block(session: AsyncSession, player_id: str, blocked_id: str, limit: i
     """``player_id`` blocks ``blocked_id`` (again: nothing changes). Refused
     (:class:`BlockRefused`) for a player that does not exist or past ``limit`` blocks."""
     if await session.get(Player, blocked_id) is None:
-        raise BlockRefused("no_such_player", "there is no player with that id")
+        raise BlockRefused("no_such_player", N_("there is no player with that id"))
     if await session.get(PlayerBlock, (player_id, blocked_id)) is not None:
         return
     held = await session.scalar(
@@ -56,7 +57,8 @@ async def block(session: AsyncSession, player_id: str, blocked_id: str, limit: i
     )
     if int(held or 0) >= limit:
         raise BlockRefused(
-            "too_many_blocks", f"you block {limit} people already: unblock someone first"
+            "too_many_blocks",
+            Text(N_("you block {limit} people already: unblock someone first"), limit=limit),
         )
     session.add(PlayerBlock(player_id=player_id, blocked_id=blocked_id))
     await session.flush()

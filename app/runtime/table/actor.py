@@ -34,6 +34,7 @@ from app.db.ledger import InsufficientFunds
 from app.db.writer.base import DatabaseWriter, storage_failure
 from app.games.core.cards import SeedSource, csprng_seed
 from app.games.core.game import Game
+from app.i18n.messages import N_, Text
 from app.ops.clock import SYSTEM_CLOCK, Cancellable, Clock
 from app.ops.logs import error_line, set_context
 from app.ops.metrics import Metrics
@@ -555,13 +556,13 @@ class TableActor:
     async def on_stand_up(self, conn: Connection, stand: StandUp) -> None:
         # the table host's, over the socket (the server owner's is over REST)
         if not self.core.is_host(conn.player_id):
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "only the table's host may")
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, N_("only the table's host may"))
         await self.stand_up(stand.seat, stand.away_at_least)
 
     async def on_switch_game(self, conn: Connection, switch: SwitchGame) -> None:
         # a room's host switches the game: the rooms check and drive it (app/runtime/rooms.py)
         if self.room_id is None or self.on_switch is None:
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "this table is no room's")
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, N_("this table is no room's"))
         await self.on_switch(self, conn, switch)
 
     async def on_sit(self, conn: Connection, sit: Sit) -> None:
@@ -618,7 +619,7 @@ class TableActor:
             except InsufficientFunds:
                 raise ProtocolError(
                     ErrorCode.INSUFFICIENT_FUNDS,
-                    f"your bankroll does not hold {top_up.amount} chips",
+                    Text(N_("your bankroll does not hold {amount} chips"), amount=top_up.amount),
                 ) from None
             self._take(self.core.topped_up(seat, top_up.amount))
 
@@ -648,7 +649,8 @@ class TableActor:
         except InsufficientFunds:
             self.core.release_seat(seat)
             raise ProtocolError(
-                ErrorCode.INSUFFICIENT_FUNDS, f"your bankroll does not hold {buy_in} chips"
+                ErrorCode.INSUFFICIENT_FUNDS,
+                Text(N_("your bankroll does not hold {amount} chips"), amount=buy_in),
             ) from None
         except BaseException:
             self.core.release_seat(seat)
@@ -676,10 +678,10 @@ class TableActor:
                     if self.engine.buy_in_limits(s)[0] <= self.engine.buy_in_limits(s)[1]
                 ]
                 if not candidates:
-                    raise ValueError("the table is full")
+                    raise ValueError(N_("the table is full"))
                 seat = candidates[0]
             elif seat not in free:
-                raise ValueError(f"seat {seat} is taken")
+                raise ValueError(Text(N_("seat {seat} is taken"), seat=seat))
             self.core.reserved[seat] = "bot"
             return seat
 

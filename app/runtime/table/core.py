@@ -39,6 +39,7 @@ from app.games.core.cards import SeedSource, csprng_seed, seeded_source
 from app.games.core.errors import Refused, RuleError
 from app.games.core.game import Game
 from app.games.core.house import HouseBanked
+from app.i18n.messages import N_, Text
 from app.ops.logs import set_context
 from app.ops.metrics import Metrics
 from app.review.results import owner_seat
@@ -102,9 +103,9 @@ RESTING = (
     "as soon as someone connects or sits down."
 )
 """``table.message`` of a table of bots no person has been at for ``BOT_TABLE_IDLE_SECONDS``."""
-STORAGE_DOWN = "The server cannot save right now; play resumes when it can."
+STORAGE_DOWN = N_("The server cannot save right now; play resumes when it can.")
 """Why every table stops while the database cannot store (app/runtime/storage.py)."""
-REBUILDING = "The server could not save this table; it is being restored from what was saved."
+REBUILDING = N_("The server could not save this table; it is being restored from what was saved.")
 """Why one table stops when a write of its own failed (not the storage as a whole)."""
 UNAVAILABLE_CLOSE = 4503
 """The close code of a table that stopped because what it played could not be stored: try
@@ -375,7 +376,7 @@ class TableCore(HostAtTable):
         player_id = watcher.player_id
         seat = self.seat_of(player_id)
         if seat is None or player_id is None:
-            raise ProtocolError(ErrorCode.NOT_SEATED, "sit down before you act", act.id)
+            raise ProtocolError(ErrorCode.NOT_SEATED, N_("sit down before you act"), act.id)
         seen = self._accepted.get(player_id)
         if seen is None:
             seen = self._accepted[player_id] = AcceptedActs()
@@ -383,14 +384,17 @@ class TableCore(HostAtTable):
             self._fx.send(watcher, encode({"type": "ack", "id": act.id}))
             return self._done()
         if self.status == "paused":
-            why = f": {self.pause_reason}" if self.pause_reason else ""
-            raise ProtocolError(ErrorCode.TABLE_PAUSED, f"the host paused this table{why}", act.id)
+            raise ProtocolError(ErrorCode.TABLE_PAUSED, self._paused_words(), act.id)
         kind = act.action.get("kind")
         if kind == time_bank.KIND and kind not in self.game_cls.ACTION_KINDS:
             return self._more_time(watcher, act, seat, seen)
         if kind not in self.game_cls.ACTION_KINDS and not (self.friends and kind in TABLE_KINDS):
             raise ProtocolError(
-                ErrorCode.UNKNOWN_ACTION, f"{self.game_cls.title} has no action {kind!r}", act.id
+                ErrorCode.UNKNOWN_ACTION,
+                Text(
+                    N_("{title} has no action {kind}"), title=self.game_cls.title, kind=repr(kind)
+                ),
+                act.id,
             )
 
         def accepted() -> None:
@@ -419,11 +423,18 @@ class TableCore(HostAtTable):
 
     def _refuse_when_stopped(self, act_id: str | None = None) -> None:
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         if self.suspended:
             raise ProtocolError(
                 ErrorCode.STORAGE_UNAVAILABLE, self.pause_reason or REBUILDING, act_id
             )
+
+    def _paused_words(self) -> str:
+        """Why an act is refused at a paused table: the host paused it, and the host's
+        reason when one was given."""
+        if not self.pause_reason:
+            return N_("the host paused this table")
+        return Text(N_("the host paused this table: {reason}"), reason=self.pause_reason)
 
     def _refused(self, act: Act, seat: int) -> ProtocolError:
         """The error for an act that fits nothing offered to ``seat`` (nothing has changed):
@@ -432,12 +443,15 @@ class TableCore(HostAtTable):
         if act.version < self.version:
             return ProtocolError(
                 ErrorCode.STALE_VERSION,
-                f"the table has moved on (version {self.version}); look again",
+                Text(
+                    N_("the table has moved on (version {version}); look again"),
+                    version=self.version,
+                ),
                 act.id,
             )
         templates = self.legal(seat)
         if not templates:
-            return ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn", act.id)
+            return ProtocolError(ErrorCode.NOT_YOUR_TURN, N_("it is not your turn"), act.id)
         return ProtocolError(ErrorCode.ILLEGAL_ACTION, explain(act.action, templates), act.id)
 
     def _apply(
@@ -582,8 +596,10 @@ class TableCore(HostAtTable):
             log.exception("table %s: the engine failed to deal", self.table_id)
             self.engine = self._rebuilt_engine(snapshot, balances)
             self._halt(
-                "The server could not deal the next hand here; "
-                "the host may resume or close the table."
+                N_(
+                    "The server could not deal the next hand here; "
+                    "the host may resume or close the table."
+                )
             )
             return
         if self.waiting_for_ready:  # a hand was dealt: the wait for Ready is over
@@ -711,11 +727,11 @@ class TableCore(HostAtTable):
             if act.version < self.version or self._bank_legal(seat):
                 raise self._refused(act, seat)  # as any act: moved on, or not its shape
             if not self.time_bank.full:
-                why, code = "this table has no time bank", ErrorCode.NOT_ALLOWED
+                why, code = N_("this table has no time bank"), ErrorCode.NOT_ALLOWED
             elif self.time_bank.of(player_id) <= 0:
-                why, code = "your time bank is empty", ErrorCode.NOT_ALLOWED
+                why, code = N_("your time bank is empty"), ErrorCode.NOT_ALLOWED
             else:
-                why = "More time is for your own decision, while its clock runs"
+                why = N_("More time is for your own decision, while its clock runs")
                 code = ErrorCode.NOT_YOUR_TURN
             raise ProtocolError(code, why, act.id)
         seen.add(act.id)
@@ -837,32 +853,33 @@ class TableCore(HostAtTable):
         waits for it outside the table's lock; :meth:`take_seat` or :meth:`release_seat`
         follows)."""
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         player_id = watcher.player_id
         if player_id is None:
-            raise ProtocolError(ErrorCode.UNAUTHORIZED, "sign in before you sit down")
+            raise ProtocolError(ErrorCode.UNAUTHORIZED, N_("sign in before you sit down"))
         if self.seat_of(player_id) is not None or player_id in self.reserved.values():
-            raise ProtocolError(ErrorCode.ALREADY_SEATED, "you are already seated")
+            raise ProtocolError(ErrorCode.ALREADY_SEATED, N_("you are already seated"))
         if self.status == "paused":
-            raise ProtocolError(ErrorCode.TABLE_PAUSED, "the host paused this table")
+            raise ProtocolError(ErrorCode.TABLE_PAUSED, N_("the host paused this table"))
         if self.engine.table_over:
             raise ProtocolError(ErrorCode.TABLE_CLOSED, self.engine.table_over)
         seat = sit.seat if sit.seat is not None else self.free_seat()
         if seat is None:
-            raise ProtocolError(ErrorCode.SEAT_TAKEN, "the table is full")
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, N_("the table is full"))
         if not 0 <= seat < self.engine.max_seats:
             raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"seats are 0 to {self.engine.max_seats - 1}"
+                ErrorCode.BAD_MESSAGE,
+                Text(N_("seats are 0 to {last}"), last=self.engine.max_seats - 1),
             )
         if seat in self.roster or seat in self.reserved:
-            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, Text(N_("seat {seat} is taken"), seat=seat))
         low, high = self.engine.buy_in_limits(seat)
         if not low <= sit.buy_in <= high:
             raise ProtocolError(
                 ErrorCode.BAD_BUY_IN,
-                f"the buy-in at this seat is {low}"
+                Text(N_("the buy-in at this seat is {low}"), low=low)
                 if low == high
-                else f"the buy-in is from {low} to {high} chips",
+                else Text(N_("the buy-in is from {low} to {high} chips"), low=low, high=high),
             )
         self.reserved[seat] = player_id
         return seat
@@ -888,7 +905,7 @@ class TableCore(HostAtTable):
         self._sync_house()
         try:
             if self.closed:
-                raise RuleError(ErrorCode.TABLE_CLOSED, "this table closed meanwhile")
+                raise RuleError(ErrorCode.TABLE_CLOSED, N_("this table closed meanwhile"))
             self.engine.sit(seat, buy_in)
         except RuleError as err:
             self._fx.store(store.leave, self.table_id, seat, player_id)
@@ -918,15 +935,16 @@ class TableCore(HostAtTable):
         self._refuse_when_stopped()
         seat = self.seat_of(watcher.player_id)
         if seat is None:
-            raise ProtocolError(ErrorCode.NOT_SEATED, "you are not seated")
+            raise ProtocolError(ErrorCode.NOT_SEATED, N_("you are not seated"))
         if seat in self.away:
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, "sit in before you add chips")
+            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, N_("sit in before you add chips"))
         if not self.engine.can_top_up(seat):
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, "you cannot add chips now")
+            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, N_("you cannot add chips now"))
         most = self.engine.top_up_limit(seat)
         if top_up.amount > most:
             raise ProtocolError(
-                ErrorCode.ILLEGAL_ACTION, f"you may add at most {most} chips at this table now"
+                ErrorCode.ILLEGAL_ACTION,
+                Text(N_("you may add at most {most} chips at this table now"), most=most),
             )
         return seat
 
@@ -945,7 +963,7 @@ class TableCore(HostAtTable):
         self._refuse_when_stopped()
         seat = self.seat_of(watcher.player_id)
         if seat is None:
-            raise ProtocolError(ErrorCode.NOT_SEATED, "you are not seated")
+            raise ProtocolError(ErrorCode.NOT_SEATED, N_("you are not seated"))
         return self.request_leave(seat)
 
     def request_leave(self, seat: int) -> Effects:
@@ -1173,16 +1191,22 @@ class TableCore(HostAtTable):
         """The opener or the host stands up ``seat``, which must have been sitting out for at
         least ``away_at_least`` seconds (the time they chose), else ``not_allowed``."""
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         away = self.away.get(seat)
         if away is None:
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, f"seat {seat} is not sitting out")
+            raise ProtocolError(
+                ErrorCode.NOT_ALLOWED, Text(N_("seat {seat} is not sitting out"), seat=seat)
+            )
         waited = self.clock() - away.since
         if waited < away_at_least:
             raise ProtocolError(
                 ErrorCode.NOT_ALLOWED,
-                f"seat {seat} has been sitting out for {int(waited)} seconds, "
-                f"not {int(away_at_least)}",
+                Text(
+                    N_("seat {seat} has been sitting out for {waited} seconds, not {least}"),
+                    seat=seat,
+                    waited=int(waited),
+                    least=int(away_at_least),
+                ),
             )
         self._sync_house()
         self._stand_away(seat)
@@ -1510,14 +1534,16 @@ class TableCore(HostAtTable):
         (the server's owner too, over REST)."""
         return self.is_host(player_id)
 
-    def _chat_writer(self, watcher: Watcher, what: str) -> tuple[str, str]:
+    def _chat_writer(self, watcher: Watcher, signed_out: str) -> tuple[str, str]:
+        """The writer's id and name, or the refusal (``signed_out``: the words for a
+        spectator)."""
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         if watcher.player_id is None:
-            raise ProtocolError(ErrorCode.UNAUTHORIZED, f"sign in before you {what}")
+            raise ProtocolError(ErrorCode.UNAUTHORIZED, signed_out)
         if watcher.player_id in self.chat.muted:
             raise ProtocolError(
-                ErrorCode.MUTED, "you are muted at this table: your messages are not sent"
+                ErrorCode.MUTED, N_("you are muted at this table: your messages are not sent")
             )
         return watcher.player_id, watcher.name or "?"
 
@@ -1531,17 +1557,20 @@ class TableCore(HostAtTable):
         if not bucket.allow(now):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
-                f"slow down: at most {settings.chat_burst} chat messages at once, then "
-                f"{settings.chat_messages_per_second:g} a second",
+                Text(
+                    N_("slow down: at most {burst} chat messages at once, then {rate:g} a second"),
+                    burst=settings.chat_burst,
+                    rate=settings.chat_messages_per_second,
+                ),
             )
 
     def post(self, watcher: Watcher, raw: str) -> Effects:
         """A chat message (its text only: the name, seat and time are the server's)."""
-        player_id, name = self._chat_writer(watcher, "chat")
+        player_id, name = self._chat_writer(watcher, N_("sign in before you chat"))
         try:
             text = clean_text(raw)
         except ChatRefused as refused:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(refused)) from None
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, refused.args[0]) from None
         self._spend(player_id)
         message = self.chat.post(self.clock(), player_id, name, self.seat_of(player_id), text)
         fx = Effects()
@@ -1550,9 +1579,12 @@ class TableCore(HostAtTable):
         return fx
 
     def react(self, watcher: Watcher, reaction: str) -> Effects:
-        player_id, name = self._chat_writer(watcher, "react")
+        player_id, name = self._chat_writer(watcher, N_("sign in before you react"))
         if reaction not in REACTIONS:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"the reactions are {', '.join(REACTIONS)}")
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                Text(N_("the reactions are {reactions}"), reactions=", ".join(REACTIONS)),
+            )
         self._spend(player_id)
         frame = {
             "type": "reaction",
@@ -1569,11 +1601,11 @@ class TableCore(HostAtTable):
     def moderator(self, player_id: str | None) -> None:
         """Refuse anyone but the opener (the host moderates over REST)."""
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         if not self.may_moderate(player_id):
             raise ProtocolError(
                 ErrorCode.NOT_ALLOWED,
-                "only the player who opened this table (or the host) may mute or remove",
+                N_("only the player who opened this table (or the host) may mute or remove"),
             )
 
     def _known_name(self, player_id: str) -> str | None:
@@ -1593,9 +1625,9 @@ class TableCore(HostAtTable):
         everyone is told the new list. Muting someone muted, or unmuting someone who is not,
         changes nothing (``answer``, if given, still gets the list)."""
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         if muted and player_id == by:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "you cannot mute yourself")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, N_("you cannot mute yourself"))
         fx = Effects()
         mutes = encode({"type": "mutes", "muted": self.chat.muted_list()})
         if muted == (player_id in self.chat.muted):
@@ -1606,7 +1638,7 @@ class TableCore(HostAtTable):
             name = self._known_name(player_id)
             if name is None:
                 raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, "nobody with that player_id is at this table"
+                    ErrorCode.BAD_MESSAGE, N_("nobody with that player_id is at this table")
                 )
             self.chat.muted[player_id] = Muted(player_id, name)
             fx.queue(store.chat_muted, self.table_id, player_id, name, by)
@@ -1619,10 +1651,11 @@ class TableCore(HostAtTable):
     def remove_chat(self, message_id: int) -> Effects:
         """Remove a message: everyone is told, and no client receives it again."""
         if self.closed:
-            raise ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+            raise ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
         if not self.chat.remove(message_id):
             raise ProtocolError(
-                ErrorCode.NO_SUCH_MESSAGE, f"this table holds no chat message {message_id}"
+                ErrorCode.NO_SUCH_MESSAGE,
+                Text(N_("this table holds no chat message {id}"), id=message_id),
             )
         fx = Effects()
         fx.queue(store.chat_removed, self.table_id, message_id)

@@ -21,6 +21,7 @@ from app.db import store
 from app.games.core.accounts import is_seat, seat_of
 from app.games.core.actions import Action, LegalAction, action_fits, legal, one_of
 from app.games.core.options import OptionError
+from app.i18n.messages import N_, Plural, Text, said
 from app.runtime.protocol import ErrorCode, ProtocolError, Sit, encode
 from app.runtime.table.effects import Effects, Watcher
 
@@ -49,7 +50,7 @@ LIVE_OPTIONS = (
 the stakes and the clocks (and ``approval``); never the seats, the decks or the rules."""
 REFUSED_SECONDS = 600.0
 """How long a person the host refused may not ask to sit again (ten minutes)."""
-HOST_PAUSED = "The host paused the table."
+HOST_PAUSED = N_("The host paused the table.")
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,10 @@ class _Asker:
 
 
 def _refused_words(seconds: float) -> str:
-    minutes = max(1, round(seconds / 60))
-    return (
-        "The host did not let you sit at this table. You may ask again in "
-        f"{minutes} minute{'s' if minutes != 1 else ''}."
+    return Plural(
+        "The host did not let you sit at this table. You may ask again in {n} minute.",
+        "The host did not let you sit at this table. You may ask again in {n} minutes.",
+        n=max(1, round(seconds / 60)),
     )
 
 
@@ -291,13 +292,15 @@ class HostAtTable:
         self._refuse_when_stopped(act_id)
         player_id = watcher.player_id
         if not self.is_host(player_id):
-            raise ProtocolError(ErrorCode.NOT_HOST, "only the table's host may do that", act_id)
+            raise ProtocolError(ErrorCode.NOT_HOST, N_("only the table's host may do that"), act_id)
         assert player_id is not None
         self.host_name = watcher.name or self.host_name
         kind = action.get("kind")
         if kind not in HOST_KINDS:
             raise ProtocolError(
-                ErrorCode.UNKNOWN_ACTION, f"the host has no action {kind!r}", act_id
+                ErrorCode.UNKNOWN_ACTION,
+                Text(N_("the host has no action {kind}"), kind=repr(kind)),
+                act_id,
             )
         offered = self.host_legal(player_id)
         if kind == "set_options":
@@ -367,21 +370,27 @@ class HostAtTable:
         """Why a host action that fits nothing offered is refused, in words."""
         if kind == "close" and self.engine.in_hand:
             return ProtocolError(
-                ErrorCode.HAND_IN_PLAY, f"{kind} waits for the hand in play to end", act_id
+                ErrorCode.HAND_IN_PLAY,
+                Text(N_("{kind} waits for the hand in play to end"), kind=kind),
+                act_id,
             )
         if kind in ("approve", "refuse"):
             return ProtocolError(
-                ErrorCode.BAD_MESSAGE, "nobody with that player_id asks to sit", act_id
+                ErrorCode.BAD_MESSAGE, N_("nobody with that player_id asks to sit"), act_id
             )
         if kind in ("pause", "resume"):
-            state = "paused" if self.status != "open" else "open"
-            return ProtocolError(ErrorCode.ILLEGAL_ACTION, f"the table is {state} already", act_id)
-        return ProtocolError(
-            ErrorCode.BAD_MESSAGE,
-            f"{kind} needs a seat of another {'person' if kind == 'make_host' else 'player'}"
-            " seated here",
-            act_id,
+            already = (
+                N_("the table is paused already")
+                if self.status != "open"
+                else N_("the table is open already")
+            )
+            return ProtocolError(ErrorCode.ILLEGAL_ACTION, already, act_id)
+        needs = (
+            N_("{kind} needs a seat of another person seated here")
+            if kind == "make_host"
+            else N_("{kind} needs a seat of another player seated here")
         )
+        return ProtocolError(ErrorCode.BAD_MESSAGE, Text(needs, kind=kind), act_id)
 
     def _check_options(self, action: Action, act_id: str | None) -> dict[str, Any]:
         """The options a ``set_options`` changes, checked by the game's options model with
@@ -389,14 +398,18 @@ class HostAtTable:
         given = action.get("options")
         if set(action) != {"kind", "options"} or not isinstance(given, dict) or not given:
             raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, "set_options needs an options object", act_id
+                ErrorCode.BAD_MESSAGE, N_("set_options needs an options object"), act_id
             )
         live = self._live_specs()
         for name in given:
             if name not in live:
                 raise ProtocolError(
                     ErrorCode.BAD_OPTIONS,
-                    f"{name} cannot change on a live table; these can: {', '.join(live)}",
+                    Text(
+                        N_("{name} cannot change on a live table; these can: {live}"),
+                        name=name,
+                        live=", ".join(live),
+                    ),
                     act_id,
                 )
         coming = self.coming_options
@@ -407,7 +420,7 @@ class HostAtTable:
         except OptionError as err:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, err.message, act_id) from None
         except Exception as err:  # an engine's own check of its options
-            raise ProtocolError(ErrorCode.BAD_OPTIONS, str(err), act_id) from None
+            raise ProtocolError(ErrorCode.BAD_OPTIONS, said(err), act_id) from None
         return {k: checked[k] for k in given if checked[k] != coming.get(k)} or dict(given)
 
     @property

@@ -13,6 +13,7 @@ from typing import Any
 from app.db.ledger import Movement
 from app.games.core.accounts import seat_account
 from app.games.core.errors import ErrorCode
+from app.i18n.messages import N_
 from app.runtime import records, time_bank
 from app.runtime.protocol import ProtocolError, encode
 from app.runtime.records import SeatInfo
@@ -30,21 +31,21 @@ def refusal(core: TableCore) -> ProtocolError | None:
     play, and in En og tredive no match (docs/rules.md §0.15); nobody's buy-in on its way to
     a seat; the table open (not paused, closed or stopped)."""
     if core.closed or core.stopped or core.suspended:
-        return ProtocolError(ErrorCode.TABLE_CLOSED, "this table is closed")
+        return ProtocolError(ErrorCode.TABLE_CLOSED, N_("this table is closed"))
     if core.status == "paused":
-        return ProtocolError(ErrorCode.TABLE_PAUSED, "the host has paused this table")
+        return ProtocolError(ErrorCode.TABLE_PAUSED, N_("the host has paused this table"))
     if core.hand is not None or core.engine.in_hand:
         return ProtocolError(
-            ErrorCode.ILLEGAL_ACTION, "a hand is in play: switch the game once it ends"
+            ErrorCode.ILLEGAL_ACTION, N_("a hand is in play: switch the game once it ends")
         )
     match = getattr(core.engine, "match", None)
     if match is not None and getattr(match, "seats", None):
         return ProtocolError(
-            ErrorCode.ILLEGAL_ACTION, "a match is in play: switch the game once it ends"
+            ErrorCode.ILLEGAL_ACTION, N_("a match is in play: switch the game once it ends")
         )
     if core.reserved:
         return ProtocolError(
-            ErrorCode.ILLEGAL_ACTION, "someone is sitting down: try again in a moment"
+            ErrorCode.ILLEGAL_ACTION, N_("someone is sitting down: try again in a moment")
         )
     return None
 
