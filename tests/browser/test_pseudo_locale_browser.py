@@ -112,17 +112,10 @@ PAGES += (
         "#controls .action",
         table="trianta-ena",
         pending=(
-            # the game's module (static/js/games/*.js): its centre, its lines in a seat, its
-            # words for an action (`labels`) on the action's button
-            "#game-center",
-            ".seat-extras",
-            "#controls button[data-kind]",
-            # the log and the last hand's result (story.js and the modules' describeEvent)
-            "#log",
-            "#settlement",
-            # the host's badge and panel (host-panel.js)
-            "#host-badge",
-            "#host-panel",
+            # what the engines word in English on the server (a status, a note: static/js/games)
+            ".server-words",
+            # the options' names in the host's panel: humanized keys, no words of their own yet
+            "#host-panel label",
         ),
     ),
 )
@@ -160,6 +153,7 @@ DATA = (
     ".seat-name",
     ".chat-name",
     ".card-rank",  # a card's rank as a card shows it: A, K, Q, J
+    "#log time",  # a log line's time, written by Intl in the reader's locale (qps: as English)
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
