@@ -66,7 +66,7 @@ extract: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg --project "Table 31" --sort-by-file -k Plural:1,2 \
 	  -o $(LOCALE_DIR)/messages.pot app templates
 	$(BIN)/pybabel -q extract -F babel-js.cfg --project "Table 31" --sort-by-file \
-	  --no-default-keywords -k t -k tn:1,2 -o $(LOCALE_DIR)/js.pot static/js
+	  --no-default-keywords -k t -k tn:1,2 -k tc:1c,2 -o $(LOCALE_DIR)/js.pot static/js
 
 ## make update: each language's .po brought up to its .pot (new msgids added empty, changed
 ## ones marked fuzzy, gone ones kept as obsolete comments for the translators)

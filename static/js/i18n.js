@@ -6,6 +6,7 @@
 //   t("Open tables")                               a fixed text
 //   t("Join {name}", { name: table.name })         with values: {name} replaced, never translated
 //   tn("{n} bot", "{n} bots", count, { n: ... })   plural forms: the language's rule picks one
+//   tc("room", "Hand over")                        in a context: one English text, two meanings
 //   formatNumber(1234), formatDate(new Date())     the page's locale, through Intl
 //
 // Every string a person reads goes through t or tn with a literal msgid (make extract reads
@@ -37,6 +38,13 @@ function fillIn(text, params) {
 /** `msgid` in the page's language, its {placeholders} filled from `params`. */
 export function t(msgid, params) {
   const found = catalog.messages[msgid];
+  return fillIn(typeof found === "string" && found ? found : msgid, params);
+}
+
+/** `msgid` as worded in `context`, where one English text names two things a language words
+ *  apart (gettext's pgettext): the room's "Hand over" button is not a hand's "Hand over". */
+export function tc(context, msgid, params) {
+  const found = catalog.messages[`${context}\u0004${msgid}`];
   return fillIn(typeof found === "string" && found ? found : msgid, params);
 }
 

@@ -6,7 +6,7 @@
 import { announce } from "./announce.js";
 import { api } from "./api.js";
 import { $, fill, h, humanize } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tc } from "./i18n.js";
 import { invite, log, room, showTable, socket, state } from "./table-context.js";
 
 let refillHandOver = null; // the hand-over list, filled again from the seats of a new view
@@ -68,7 +68,7 @@ function handOverForm() {
   const note = h("p", { class: "small", id: "room-host-note", role: "status" });
   const form = h("form", { class: "room-form", id: "room-host-form", "aria-label": t("Hand the room over") },
     h("label", { for: "room-host-to" }, t("Hand the room to"), " "), select,
-    h("button", { type: "submit", class: "btn btn-small btn-quiet", id: "room-hand-over" }, t("Hand over")),
+    h("button", { type: "submit", class: "btn btn-small btn-quiet", id: "room-hand-over" }, tc("room", "Hand over")),
     note);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

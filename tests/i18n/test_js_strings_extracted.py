@@ -16,8 +16,8 @@ from app.i18n.catalogs import LOCALE_DIR
 
 STATIC = Path(__file__).resolve().parents[2] / "static" / "js"
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
-CALL = re.compile(r"(?<![\w.$])(t|tn)\(\s*" + LITERAL + r"(?:\s*,\s*" + LITERAL + r")?")
-UNREADABLE = re.compile(r"(?<![\w.$])(?:t|tn)\(\s*[`']")
+CALL = re.compile(r"(?<![\w.$])(t|tn|tc)\(\s*" + LITERAL + r"(?:\s*,\s*" + LITERAL + r")?")
+UNREADABLE = re.compile(r"(?<![\w.$])(?:t|tn|tc)\(\s*[`']")
 
 
 COMMENTS = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.DOTALL | re.MULTILINE)
@@ -41,15 +41,21 @@ def _calls() -> dict[str, list[str]]:
         source = _code(path)
         for match in CALL.finditer(source):
             line = source.count("\n", 0, match.start()) + 1
-            found.setdefault(_unescape(match.group(2)), []).append(
-                f"{path.relative_to(STATIC)}:{line}"
-            )
+            kind, first, second = match.groups()
+            msgid = _unescape(first)
+            if kind == "tc":  # tc(context, msgid): keyed as gettext keys it, context\x04msgid
+                msgid = f"{msgid}\x04{_unescape(second or '')}"
+            found.setdefault(msgid, []).append(f"{path.relative_to(STATIC)}:{line}")
     return found
 
 
 def _template_ids() -> set[str]:
     with (LOCALE_DIR / "js.pot").open("rb") as source:
-        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(source) if m.id}
+        return {
+            (f"{m.context}\x04" if m.context else "") + (m.id if isinstance(m.id, str) else m.id[0])
+            for m in read_po(source)
+            if m.id
+        }
 
 
 def test_the_client_words_something_through_the_catalog() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.i18n.catalogs import translations
 from app.i18n.negotiate import LANG_COOKIE
 from app.rulebook import book, how_to_play
 from tests.conftest import LiveServer
@@ -30,10 +31,14 @@ def _clear() -> None:
 
 @pytest.fixture
 def docs(tmp_path: Path) -> Iterator[Path]:
-    """The pages read from ``tmp_path``: the English how-to-play pages copied there, and no
-    translation until a test writes one."""
+    """The pages read from ``tmp_path``: the English how-to-play pages copied there (the
+    languages' folders left behind), and no translation until a test writes one."""
     pages, translated = how_to_play.PAGES, book.TRANSLATED
-    shutil.copytree(pages, tmp_path / "how-to-play")
+    shutil.copytree(
+        pages,
+        tmp_path / "how-to-play",
+        ignore=lambda folder, names: [n for n in names if (Path(folder) / n).is_dir()],
+    )
     how_to_play.PAGES, book.TRANSLATED = tmp_path / "how-to-play", tmp_path / "rules"
     _clear()
     try:
@@ -59,7 +64,10 @@ async def test_a_page_not_yet_in_french_is_english_with_a_note(
     html = await get(live, path, "fr")
     assert '<html lang="fr">' in html
     assert NOTE in html
-    assert "This page is not yet written in français: here it is in English." in html
+    note = translations("fr", "messages").gettext(
+        "This page is not yet written in %(language)s: here it is in English."
+    )
+    assert note % {"language": "français"} in html  # the French catalog's own words
     assert 'aria-labelledby="howto-title" lang="en">' in html or (
         'aria-labelledby="rules-title" lang="en">' in html
     )
