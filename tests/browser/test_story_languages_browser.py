@@ -78,8 +78,8 @@ def test_a_greek_and_a_danish_player_share_a_table_each_in_their_own_language(
     """Two friends at one table, one reading Greek (the browser's Accept-Language), one Danish
     (chosen in the switch): each reads the same sits in their own language."""
     eleni = open_page(WIDE)
+    choose_name(eleni, "Eleni")  # in English (the steps read English), then her browser's Greek
     eleni.context.set_extra_http_headers({"origin": live_server.url, "accept-language": "el"})
-    choose_name(eleni, "Eleni")
     path = open_table_by_api(eleni, "Δύο γλώσσες", bot_first=True)
     mads = open_page(WIDE)
     choose_name(mads, "Mads")
