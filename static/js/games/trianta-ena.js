@@ -5,7 +5,7 @@
 // The generic client draws the seats, cards and controls; this module only explains the round.
 // Its words are the reader's (static/js/i18n.js); the game's own (the bank, a natural) are
 // marked for the translators, who keep them where players do.
-import { t } from "../i18n.js";
+import { t, tc } from "../i18n.js";
 import { serverWords } from "./server-words.js";
 
 const ACTIVE = new Set(["betting", "playing"]);
@@ -35,8 +35,9 @@ function players(view) {
 
 /** One line that says what the table waits for, with names instead of seat numbers. */
 function headline(view, ctx) {
+  // "you" as the table waits for you (an object: dig, toi, te, εσένα), not the seat's tag
   const you = (seat) => seat === view.you;
-  const name = (seat) => (you(seat) ? t("you") : ctx.seatName(seat));
+  const name = (seat) => (you(seat) ? tc("waited for", "you") : ctx.seatName(seat));
   switch (view.phase) {
     case "betting": {
       const waiting = players(view).filter((p) => p.hand.status === "deciding").map((p) => name(p.seat));
