@@ -1,4 +1,4 @@
-"""Each reader reads a table's story in their own language (docs/i18n.md, issue 29).
+"""Each reader reads a table's story in their own language (docs/i18n.md).
 
 The server sends the table's events as data (docs/protocol.md §6.6); each page words them
 (static/js/story.js and the game's module) in its reader's language. Ada reads English; Ψ

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -146,7 +147,7 @@ def get_routes(app: Any) -> list[tuple[str, set[str]]]:
 def urls(path: str, queries: set[str], ids: dict[str, list[str]]) -> list[tuple[str, str]]:
     """Each URL of the route to try with the private ids: ``(the id's kind, url)``; the id's
     kind is "" when the route names none of them (it must still leak nothing)."""
-    params = [p.strip("{}") for p in path.split("/") if p.startswith("{")]
+    params = re.findall(r"\{(\w+)\}", path)  # a segment may hold more: /i18n/{locale}.json
     unknown = set(params) - set(ids)
     assert not unknown, f"{path}: decide what a stranger may see of {unknown}, then add it here"
     out: list[tuple[str, str]] = []
@@ -185,6 +186,8 @@ async def test_a_stranger_finds_nothing_of_a_private_table_on_any_route(live: Li
         "around": [pia.player_id, max_.player_id],
         # a game's name is public (its rules page): any game will do
         "game": ["greek-31"],
+        # a language's catalog of the client's words is the same for everyone
+        "locale": ["en", "el"],
     }
     # a private room Orla opens: nothing of it shows either (its id, its table's)
     opened = await w.people["Orla"].http.post(
