@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 DRIVER = """
 globalThis.window = { addEventListener() {} };
-globalThis.document = { addEventListener() {}, hidden: false };
+globalThis.document = { addEventListener() {}, getElementById: () => null, hidden: false };
 globalThis.location = { protocol: "http:", host: "127.0.0.1:%(port)d" };
 const { TableSocket } = await import("./socket.mjs");
 const say = (what) => console.log(JSON.stringify(what));
@@ -91,7 +91,11 @@ async def test_4409_connects_again_soon_without_the_back_off(tmp_path: Path) -> 
     command = node_with_websocket()
     if command is None:
         pytest.skip("Node is not installed: the page's socket client cannot run")
-    (tmp_path / "socket.mjs").write_text((ROOT / "static/js/socket.js").read_text())
+    # the page's modules as Node reads them (.mjs), socket.js's import of its words kept
+    socket = (ROOT / "static/js/socket.js").read_text().replace('"./i18n.js"', '"./i18n.mjs"')
+    assert '"./i18n.mjs"' in socket  # the one module it imports
+    (tmp_path / "socket.mjs").write_text(socket)
+    (tmp_path / "i18n.mjs").write_text((ROOT / "static/js/i18n.js").read_text())
     port = free_port()
     (tmp_path / "driver.mjs").write_text(DRIVER % {"port": port})
     script = Script(["4409", "4409", "4409", "4409", "serve", "4409"], port)
