@@ -50,8 +50,8 @@ function tableItem(table) {
       table.private ? h("span", { class: "pill pill-private", title: t("Only people with the invite link") }, t("Private")) : null,
       table.room_id ? h("span", { class: "pill pill-room", title: t("One link for the evening: its host switches the game") }, t("Room")) : null),
     seated.length
-      ? h("p", { class: "table-item-who muted small" },
-          seated.map((s) => (s.bot ? t("{name} (bot)", { name: s.name }) : s.name)).join(", "))
+      ? h("p", { class: "table-item-who muted small" }, h("span", { class: "table-item-names" },
+          seated.map((s) => (s.bot ? t("{name} (bot)", { name: s.name }) : s.name)).join(", ")))
       : h("p", { class: "table-item-who muted small" }, t("Nobody seated yet")),
     // a room is one entry: its link, whichever table it plays at now
     h("a", { class: "btn btn-primary btn-small",

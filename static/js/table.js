@@ -21,6 +21,7 @@ import { gameChoices, renderPresence } from "./presence.js";
 import { renderSeats, turnSeats } from "./seats.js";
 import { renderSignIn, showWhoami } from "./signin.js";
 import { describe, renderResultBox, resultDeltas } from "./story.js";
+import { serverWords } from "./games/server-words.js";
 import { followRoom, renderRoomChooser, roomViewChanged } from "./room.js";
 import { gameId, log, page, socket, state, summary } from "./table-context.js";
 import { renderInvite, renderOptions } from "./table-info.js";
@@ -330,7 +331,7 @@ function onState(message) {
   learnNames(message.view, message);
   const ctx = moduleCtx(message.view);
   tellStory(message, ctx, fresh);
-  for (const line of noticeLines(prev, message.view, message)) log(line);
+  for (const line of noticeLines(prev, message.view, message)) log(serverWords(line)); // the server's own words (docs/i18n.md: still English)
   if (closing) {
     state.lastResult = null; // closing voids the hand in play: there is no result to tell
     log(t("The table is closed."), "error");

@@ -126,6 +126,7 @@ DATA = (
     "#open-game",  # the games' names
     ".table-item-game",
     ".table-item-name",
+    ".table-item-names",  # who sits at a listed table (a bot's "(bot)" is a message within)
     ".whoami-name",
     "#open-game-rules",  # "How to play {title}": the title is the game's name
     "#game-title",  # a hand's or a table's game, by its name
