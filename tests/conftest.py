@@ -114,6 +114,8 @@ LONG_FILES = {
     "tests/review/test_analysis_api.py": 30,
     "tests/server/test_startup_errors.py": 30,
     "tests/restart/test_restart_regressions.py": 25,
+    "tests/browser/test_pseudo_locale_browser.py": 80,
+    "tests/browser/test_pseudo_locale_host_browser.py": 30,
 }
 """Seconds some files take alone, where no run has left its durations yet (a fresh clone): the
 files of one long test, which would otherwise be handed out last."""
