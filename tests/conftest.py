@@ -386,6 +386,16 @@ async def serve(database_url: str) -> AsyncIterator[Serve]:
 
 
 @pytest.fixture
+async def http(live: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of the live server that names its site as a page's fetch does (a write made
+    with the sign-in cookie must: app/api/middleware.py)."""
+    async with httpx.AsyncClient(
+        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
+    ) as client:
+        yield client
+
+
+@pytest.fixture
 async def live_as_served(database_url: str) -> AsyncIterator[LiveServer]:
     """The real app with its database writer in a process of its own, as ``make run``
     serves it (``live`` keeps the writer on a thread, which starts in milliseconds)."""

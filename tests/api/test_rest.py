@@ -8,11 +8,9 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import pytest
 
 from app.api.deps import COOKIE
 from app.games.core.options import OptionSpec, parse_options
@@ -21,14 +19,6 @@ from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, make_settings
 
 FAST = {"turn_seconds": 5, "bet_seconds": 5}
-
-
-@pytest.fixture
-async def http(live: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
-    ) as client:
-        yield client
 
 
 async def session_for(http: httpx.AsyncClient, name: str) -> dict[str, Any]:

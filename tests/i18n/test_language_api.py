@@ -5,22 +5,12 @@ API's errors worded in it with their codes unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx
 import pytest
 
 from app.i18n.browser import version
 from app.i18n.negotiate import LANG_COOKIE
 from tests.conftest import LiveServer, Serve
-
-
-@pytest.fixture
-async def http(live: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
-    ) as client:
-        yield client
 
 
 async def sign_up(http: httpx.AsyncClient, name: str) -> str:
