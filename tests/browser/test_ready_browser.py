@@ -104,6 +104,9 @@ def test_the_clock_playing_twice_sits_a_person_out_and_says_why(
     cleo.fill("#opt-bet_seconds", "1")
     cleo.click("#open-submit")
     cleo.wait_for_url(lambda url: "/tables/" in url)
+    # the page's script is running (its socket open) before its button is pressed: the button
+    # is in the page's HTML before the script listens to it
+    expect(cleo.locator("#conn[data-state=open]")).to_be_visible()
     cleo.click("#btn-bot")
     expect(cleo.locator('.seat[data-seat="0"] .tag-bot')).to_be_visible()
     sit(cleo, 1)
