@@ -108,7 +108,10 @@ def test_the_clock_playing_twice_sits_a_person_out_and_says_why(
     # is in the page's HTML before the script listens to it
     expect(cleo.locator("#conn[data-state=open]")).to_be_visible()
     cleo.click("#btn-bot")
-    expect(cleo.locator('.seat[data-seat="0"] .tag-bot')).to_be_visible()
+    try:
+        expect(cleo.locator('.seat[data-seat="0"] .tag-bot')).to_be_visible()
+    except AssertionError as missing:  # what the page said of the press, if anything
+        raise AssertionError(f"no bot sat: {cleo.locator('.toast').all_inner_texts()}") from missing
     sit(cleo, 1)
     cleo.locator('#presence button[data-kind="ready"]').click()
     expect(cleo.locator("#presence")).to_contain_text(
