@@ -133,7 +133,8 @@ export function standingBlock(view, ctx) {
       t("Bet standing")) : null);
 }
 
-// The clock bars empty as their deadline nears.
+// The clock bars empty as their deadline nears (scaled, not resized: the browser moves a layer
+// and lays nothing out again)
 setInterval(() => {
   for (const el of document.querySelectorAll(".teq-clock[data-deadline]")) {
     const deadline = Number(el.dataset.deadline);
@@ -144,7 +145,7 @@ setInterval(() => {
     const start = clockStart.get(deadline);
     const left = Math.max(0, deadline - clock.now());
     const whole = Math.max(1, deadline - start);
-    el.querySelector(".teq-clock-bar").style.width = `${Math.min(100, (left / whole) * 100).toFixed(1)}%`;
+    el.querySelector(".teq-clock-bar").style.transform = `scaleX(${Math.min(1, left / whole).toFixed(3)})`;
     const running = el.dataset.running || "";
     el.querySelector(".teq-clock-text").textContent = left > 0
       ? running.replace("{seconds}", formatNumber(Math.ceil(left)))
