@@ -62,17 +62,31 @@ export function tn(singular, plural, n, params) {
   return fillIn(n === 1 ? singular : plural, values);
 }
 
+// Intl's formatters, made once for each set of options: making one costs far more than using
+// it, and a table's page formats every chip count and log time again at each state.
+const formatters = new Map();
+
+function formatter(Kind, options) {
+  const key = `${Kind.name} ${JSON.stringify(options ?? {})}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Kind(catalog.format, options);
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 /** A number as the page's locale writes it (1,234 / 1.234 / 1 234). */
 export function formatNumber(n, options) {
-  return typeof n === "number" ? new Intl.NumberFormat(catalog.format, options).format(n) : String(n);
+  return typeof n === "number" ? formatter(Intl.NumberFormat, options).format(n) : String(n);
 }
 
 /** A date (and time, with `options`) as the page's locale writes it. */
 export function formatDate(date, options = { dateStyle: "medium" }) {
-  return new Intl.DateTimeFormat(catalog.format, options).format(date instanceof Date ? date : new Date(date));
+  return formatter(Intl.DateTimeFormat, options).format(date instanceof Date ? date : new Date(date));
 }
 
 /** A time of day as the page's locale writes it. */
 export function formatTime(date, options = { timeStyle: "medium" }) {
-  return new Intl.DateTimeFormat(catalog.format, options).format(date instanceof Date ? date : new Date(date));
+  return formatter(Intl.DateTimeFormat, options).format(date instanceof Date ? date : new Date(date));
 }
