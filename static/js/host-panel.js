@@ -7,7 +7,7 @@
 import { announce } from "./announce.js";
 import { $, chips, h, humanize } from "./dom.js";
 import { t } from "./i18n.js";
-import { socket, state } from "./table-context.js";
+import { socket, state, summary } from "./table-context.js";
 
 let built = null; // the key the panel was built from: rebuilt only when it changes
 let told = new Set(); // requests already announced to the host
@@ -146,6 +146,13 @@ function button(label, focus, action, disabled, title) {
     onclick: () => hostAct(action) }, label);
 }
 
+/** An option's name for people, in the page's language: the table's summary gives them
+ *  (`option_labels`, app/rulebook/option_names.py). */
+function optionLabel(name) {
+  const labels = summary.option_labels || {};
+  return Object.hasOwn(labels, name) ? labels[name] : humanize(name);
+}
+
 /** The stakes and clocks as a small form, one field per spec (as the lobby's open form). */
 function optionsForm(specs, disabled) {
   const fields = Object.values(specs).map((spec) => {
@@ -153,10 +160,10 @@ function optionsForm(specs, disabled) {
     if (spec.type === "bool") {
       return h("div", { class: "field field-check" },
         h("label", { for: id }, h("input", { type: "checkbox", id, name: spec.name, checked: Boolean(spec.value),
-          dataset: { type: "bool", focus: id } }), " ", humanize(spec.name)));
+          dataset: { type: "bool", focus: id } }), " ", optionLabel(spec.name)));
     }
     return h("div", { class: "field" },
-      h("label", { for: id }, humanize(spec.name)),
+      h("label", { for: id }, optionLabel(spec.name)),
       h("input", { type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
         min: spec.min ?? undefined, max: spec.max ?? undefined,
         value: spec.value === null || spec.value === undefined ? "" : String(spec.value),
