@@ -5,9 +5,10 @@
 // message; the server's ack and the new state (or an error, told by table-acts.js) follow.
 // Nothing here knows a game's rules: the options form is built from the template's specs.
 import { announce } from "./announce.js";
-import { $, chips, h, humanize } from "./dom.js";
+import { $, chips, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { socket, state, summary } from "./table-context.js";
+import { socket, state } from "./table-context.js";
+import { optionLabel } from "./table-info.js";
 
 let built = null; // the key the panel was built from: rebuilt only when it changes
 let told = new Set(); // requests already announced to the host
@@ -144,13 +145,6 @@ export function renderHostPanel(el, view, { disabled = false } = {}) {
 function button(label, focus, action, disabled, title) {
   return h("button", { type: "button", class: "btn btn-quiet btn-small", disabled, title, dataset: { focus },
     onclick: () => hostAct(action) }, label);
-}
-
-/** An option's name for people, in the page's language: the table's summary gives them
- *  (`option_labels`, app/rulebook/option_names.py). */
-function optionLabel(name) {
-  const labels = summary.option_labels || {};
-  return Object.hasOwn(labels, name) ? labels[name] : humanize(name);
 }
 
 /** The stakes and clocks as a small form, one field per spec (as the lobby's open form). */
