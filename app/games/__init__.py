@@ -44,8 +44,9 @@ with ``end_hand``; events go to ``log``.
   ``views`` call them;
 * ``bot.py``: the bot's strategy; ``stats.py``: what a simulation counts (the ``STATS`` class);
 * ``options.py``: the options model, each option's range, default and description, and beside
-  them ``WORDS``: the options in words for the pages (:mod:`app.games.core.phrases`; an option
-  left out is told by the common phrases or by its description);
+  them ``WORDS``: the options in words for the pages, each a sentence's code and values
+  (:mod:`app.games.core.phrases`; an option left out is told by the common phrases or by its
+  description);
 * and the game's own parts (Trianta Ena's ``bank``, Trente et Quarante's ``coup``, ``stakes``
   and ``window``).
 
@@ -54,6 +55,11 @@ No part imports the engine but the registry.
 **Outside the package**, a new game needs only what follows; its title and ``BLURB`` reach the
 lobby and the review pages from the class, and its options' words from its ``WORDS``:
 
+* its title, ``BLURB`` and options' sentences worded for the catalogs: the title and sentence
+  in app/rulebook/game_words.py, each new code of its ``WORDS`` in
+  app/rulebook/option_sentences.py, and its options' names, help and choices in
+  app/rulebook/option_names.py (tests/i18n/test_game_words.py and tests/rulebook/ hold all
+  three to the games);
 * its engine module in :data:`app.games.core.registry.GAME_MODULES` (the order there is the
   order of the rule book);
 * its section in docs/rules.md, numbered by its place in the registry (the sixth game is §6;

@@ -106,10 +106,10 @@ def how_to_play(game: str, lang: str = DEFAULT) -> HowToPlay | None:
     return HowToPlay(game=game, title=game_class(game).title, html=html, lang=lang)
 
 
-def lobby_table_words(game: str) -> list[dict[str, object]]:
-    """The options a table opened from the lobby starts with, in words: the game's defaults,
-    but the lobby's tables wait for everyone's Ready (docs/rules.md §0.11)."""
+def lobby_table_words(game: str, locale: str) -> list[dict[str, object]]:
+    """The options a table opened from the lobby starts with, in words in ``locale``: the
+    game's defaults, but the lobby's tables wait for everyone's Ready (docs/rules.md §0.11)."""
     cls = game_class(game)
     options = cls.OPTIONS_MODEL.check({"start": "when_ready"})
     buy_in = None if "buy_in" in options else cls(dict(options)).buy_in_limits(None)
-    return table_option_words(game, options, buy_in)
+    return table_option_words(game, options, buy_in, locale=locale)

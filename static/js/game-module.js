@@ -33,6 +33,7 @@
 //
 // ctx = {h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
 //        seatName(seatNo) → the seated player's name or "Seat N", you: your seat or null,
+//        optionLabel(key) → a table option's name in the page's language (the table page),
 //        (a module's words go through t/tn of static/js/i18n.js, as docs/i18n.md says;
 //        humanize is for keys only: its words are English)
 //        view: the view, live: true on the table page (false in the replay),

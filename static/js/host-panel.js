@@ -5,9 +5,10 @@
 // message; the server's ack and the new state (or an error, told by table-acts.js) follow.
 // Nothing here knows a game's rules: the options form is built from the template's specs.
 import { announce } from "./announce.js";
-import { $, chips, h, humanize } from "./dom.js";
+import { $, chips, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { socket, state } from "./table-context.js";
+import { optionLabel } from "./table-info.js";
 
 let built = null; // the key the panel was built from: rebuilt only when it changes
 let told = new Set(); // requests already announced to the host
@@ -153,10 +154,10 @@ function optionsForm(specs, disabled) {
     if (spec.type === "bool") {
       return h("div", { class: "field field-check" },
         h("label", { for: id }, h("input", { type: "checkbox", id, name: spec.name, checked: Boolean(spec.value),
-          dataset: { type: "bool", focus: id } }), " ", humanize(spec.name)));
+          dataset: { type: "bool", focus: id } }), " ", optionLabel(spec.name)));
     }
     return h("div", { class: "field" },
-      h("label", { for: id }, humanize(spec.name)),
+      h("label", { for: id }, optionLabel(spec.name)),
       h("input", { type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
         min: spec.min ?? undefined, max: spec.max ?? undefined,
         value: spec.value === null || spec.value === undefined ? "" : String(spec.value),

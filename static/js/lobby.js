@@ -4,7 +4,6 @@ import { $, chips, fill, h, humanize } from "./dom.js";
 import { renderSignIn, showWhoami } from "./signin.js";
 import { recoveryControl } from "./recover.js";
 import { seatedWords } from "./seated-words.js";
-import { choiceWords, optionHelp } from "./words.js";
 import { formatTime, t } from "./i18n.js";
 
 const REFRESH_MS = 4000;
@@ -81,6 +80,12 @@ async function refreshTables() {
  *  scripts; docs/rules.md §0.11). */
 const PAGE_DEFAULTS = { start: "when_ready" };
 
+/** An option's name and help for people, in the page's language (GET /api/games gives them:
+ *  app/rulebook/option_names.py), and a choice's values in words. */
+const label = (spec) => spec.label || humanize(spec.name);
+const help = (spec) => spec.help || spec.description || "";
+const choiceLabel = (spec, i) => spec.choice_labels?.[i] ?? String(spec.choices[i]);
+
 /** One form field per option spec: int (number, maybe empty = no limit), bool, choice. */
 function optionField(spec) {
   const id = `opt-${spec.name}`;
@@ -91,14 +96,14 @@ function optionField(spec) {
     input = h("input", { type: "checkbox", id, name: spec.name, checked: Boolean(spec.default),
       "aria-describedby": helpId });
     return h("div", { class: "field field-check", dataset: { option: spec.name, type: "bool" } },
-      h("label", { for: id }, input, " ", humanize(spec.name)),
-      h("p", { class: "help", id: helpId }, optionHelp(spec.name, spec.description)),
+      h("label", { for: id }, input, " ", label(spec)),
+      h("p", { class: "help", id: helpId }, help(spec)),
       errorEl);
   }
   if (spec.type === "choice") {
     input = h("select", { id, name: spec.name, "aria-describedby": helpId },
-      (spec.choices || []).map((c) =>
-        h("option", { value: JSON.stringify(c), selected: c === (PAGE_DEFAULTS[spec.name] ?? spec.default) }, choiceWords(spec.name, c))));
+      (spec.choices || []).map((c, i) =>
+        h("option", { value: JSON.stringify(c), selected: c === (PAGE_DEFAULTS[spec.name] ?? spec.default) }, choiceLabel(spec, i))));
   } else {
     input = h("input", {
       type: "number", id, name: spec.name, step: "1", inputmode: "numeric",
@@ -112,15 +117,15 @@ function optionField(spec) {
   const bounds = spec.max >= 1e6
     ? t("at least {least}", { least: chips(spec.min) })
     : `${chips(spec.min)}–${chips(spec.max)}`;
-  const help = optionHelp(spec.name, spec.description).replace(/\.$/, "");
-  let helpText = `${help}.`;
+  const said = help(spec).replace(/\.$/, "");
+  let helpText = `${said}.`;
   if (spec.type === "int") {
     helpText = spec.nullable
-      ? t("{help} ({bounds}; empty: no limit).", { help, bounds })
-      : t("{help} ({bounds}).", { help, bounds });
+      ? t("{help} ({bounds}; empty: no limit).", { help: said, bounds })
+      : t("{help} ({bounds}).", { help: said, bounds });
   }
   return h("div", { class: "field", dataset: { option: spec.name, type: spec.type } },
-    h("label", { for: id }, humanize(spec.name)),
+    h("label", { for: id }, label(spec)),
     input,
     h("p", { class: "help", id: helpId }, helpText),
     errorEl);
@@ -150,7 +155,7 @@ function readOptions(game) {
       const raw = input.value.trim();
       if (raw === "") {
         if (spec.nullable) options[spec.name] = null;
-        else problems.push([spec.name, t("{option} needs a whole number", { option: humanize(spec.name) })]);
+        else problems.push([spec.name, t("{option} needs a whole number", { option: label(spec) })]);
       } else options[spec.name] = Number(raw); // the server checks whole numbers and ranges
     }
   }

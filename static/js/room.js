@@ -5,7 +5,7 @@
 
 import { announce } from "./announce.js";
 import { api } from "./api.js";
-import { $, fill, h, humanize } from "./dom.js";
+import { $, fill, h } from "./dom.js";
 import { t, tc } from "./i18n.js";
 import { invite, log, room, showTable, socket, state } from "./table-context.js";
 
@@ -99,9 +99,6 @@ export async function followRoom(message, remount) {
   } catch {
     log(t("The room moved to another table, which could not be opened: reload the page."), "error");
     return;
-  }
-  if (!Array.isArray(next.option_words)) {
-    next.option_words = Object.entries(next.options || {}).map(([k, v]) => ({ text: `${humanize(k)}: ${v}` }));
   }
   try { // the room's host may have handed it over meanwhile
     const now = await fetch(`/api/rooms/${encodeURIComponent(room.room_id)}${query}`, { credentials: "same-origin" });

@@ -74,7 +74,7 @@ function describeHostEvent(event, ctx) {
       return t("{host} closed the table.", { host });
     case "host_set_options": {
       const changed = Object.entries(event.options || {}).map(([k, v]) => t("{option} {value}", {
-        option: ctx.humanize(k).toLowerCase(),
+        option: (ctx.optionLabel ? ctx.optionLabel(k) : ctx.humanize(k)).toLowerCase(),
         value: v === null ? t("no limit") : typeof v === "boolean" ? (v ? t("on") : t("off")) : v,
       }));
       return changed.length

@@ -1,7 +1,7 @@
 // What the table page says about the table itself: a private table's invite link (to those the
 // server gives it to) and the table's options.
 import { api } from "./api.js";
-import { $, fill, h, toast } from "./dom.js";
+import { $, fill, h, humanize, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { invite, room, summary, tableId } from "./table-context.js";
 
@@ -41,6 +41,13 @@ export async function renderInvite() {
     : t("A private table: share this link to invite people.");
   fill(box, h("p", { class: "small muted" }, words), h("div", { class: "invite-row" }, input, copy));
   box.hidden = false;
+}
+
+/** An option's name for people, in the page's language: the table's summary gives them
+ *  (`option_labels`, app/rulebook/option_names.py); a key it lacks, humanized. */
+export function optionLabel(name) {
+  const labels = summary.option_labels || {};
+  return Object.hasOwn(labels, name) ? labels[name] : humanize(name);
 }
 
 /** The table's options, as it was opened, in the words the server gives them

@@ -24,7 +24,7 @@ import { describe, renderResultBox, resultDeltas } from "./story.js";
 import { serverWords } from "./games/server-words.js";
 import { followRoom, renderRoomChooser, roomViewChanged } from "./room.js";
 import { gameId, log, page, socket, state, summary } from "./table-context.js";
-import { renderInvite, renderOptions } from "./table-info.js";
+import { optionLabel, renderInvite, renderOptions } from "./table-info.js";
 import { addBot, closeTable, leave, mayAddBot, mayCloseTable, sit, topUp } from "./table-seat-actions.js";
 
 /** Each seat's player's name as last seen: a player who left in the hand being told (gone
@@ -46,6 +46,7 @@ function moduleCtx(view) {
   return {
     h, fill, chips, signed, humanize, cardEl, cardRow, cardText,
     seatName: (n) => (typeof names.get(n) === "string" ? names.get(n) : t("Seat {n}", { n })),
+    optionLabel,
     you: view.you,
     view,
     live: true,

@@ -39,52 +39,6 @@ export function forPlayers(text, seatName) {
   return chipsInWords(seatsInWords(cardsInWords(text), seatName));
 }
 
-/** A few options told better than their key and the API's description can. */
-const OPTION_HELP = {
-  start: t("When the first hand is dealt: when everyone seated is ready (or the opener deals), or as soon as enough players sit down."),
-  stakes: t("Buy in: players may add chips between hands. Table stakes: no adding chips; play on until one player has everything."),
-  shuffle: t("Once: the pack is shuffled before the first deal only. New dealer: each new dealer shuffles."),
-  knock_penalty: t("Who pays after a knock: the lowest hands (a knocker among them pays two), or every hand below the least a hand must hold to knock."),
-  natural_cards: t("A natural is an ace and two face cards (face), or an ace and two ten-value cards (ten)."),
-};
-
-/** A choice's value in words: "when_ready" → "When everyone is ready". */
-const CHOICE_WORDS = {
-  when_ready: t("When everyone is ready"),
-  auto: t("As soon as enough players sit"),
-  at_most_one_low: t("At most one ace counts low"),
-  at_least_one_high: t("At least one ace counts high"),
-  alternating: t("Aces alternate high and low"),
-  buy_in: t("Buy in (add chips between hands)"),
-  table_stakes: t("Table stakes (play to one winner)"),
-  new_dealer: t("Each new dealer shuffles"),
-  once: t("Once, before the first deal"),
-  under_knock_min: t("Every hand below the knock minimum"),
-  lowest: t("The lowest hands"),
-};
-
-export function choiceWords(name, value) {
-  if (name === "decks" && value === "auto") return t("Automatic (two with more than 5 players)");
-  const key = String(value);
-  if (Object.hasOwn(CHOICE_WORDS, key)) return CHOICE_WORDS[key];
-  const text = key.replace(/[_-]+/g, " ").trim();
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** What a table's option reads like in the lobby: its help without the rule book's section
- *  numbers, file names or a key's raw values ("when_ready", "null"). */
-export function optionHelp(name, description) {
-  if (Object.hasOwn(OPTION_HELP, name)) return OPTION_HELP[name];
-  let text = String(description || "");
-  text = text.replace(/Common to every game\s*\([^)]*\)\.?/g, "");
-  text = text.replace(/\s*\([^()]*(?:docs\/|§)[^()]*\)/g, ""); // "(docs/rules.md §0)", "(§3 step 7)"
-  text = text.replace(/\s*\(null:[^)]*\)/g, ""); // the empty field says "no limit"
-  text = text.replace(/\bnull\b/g, "empty");
-  text = keysInWords(text).replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
-  if (text && !/[.!?]$/.test(text)) text += ".";
-  return text;
-}
-
 /** A chat reaction's key in words ("thumbs_up" → "thumbs up"; app/runtime/chat.py REACTIONS). */
 const REACTION_WORDS = {
   thumbs_up: t("thumbs up"),

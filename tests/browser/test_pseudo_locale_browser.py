@@ -38,20 +38,8 @@ class Page:
 
 PAGES = (
     Page("/tables/not-a-table", "#back-to-lobby"),
-    Page(
-        "/",
-        "#tables-list :is(p, ul)",
-        pending=(
-            ".game-blurbs",  # the games' sentences (Game.BLURB, app/games: pure, unmarked)
-            "#open-options",  # option names and help (words.js, the API's descriptions)
-        ),
-    ),
-    Page(
-        "/",
-        "#signin-slot .signed-in",
-        signed_in=True,
-        pending=(".game-blurbs", "#open-options"),
-    ),
+    Page("/", "#tables-list :is(p, ul)"),
+    Page("/", "#signin-slot .signed-in", signed_in=True),
     # the host's page before the token (its unlocked page: test_pseudo_locale_host_browser.py)
     Page("/admin", "#login-form"),
     Page("/recover", "#recover-form"),
@@ -114,8 +102,6 @@ PAGES += (
         pending=(
             # what the engines word in English on the server (a status, a note: static/js/games)
             ".server-words",
-            # the options' names in the host's panel: humanized keys, no words of their own yet
-            "#host-panel label",
         ),
     ),
 )

@@ -359,7 +359,7 @@ def test_an_evening_in_one_room(server: Server, chromium: Any) -> None:
         panel.get_by_role("button", name="Change").click()
         for page in (ben, cleo, dan, zed):
             expect(page.locator("#log")).to_contain_text(
-                "min bet 20, max bet 60, from the next hand"
+                "smallest stake 20, largest stake 60, from the next hand"
             )
         # the block holds at the new table too
         say(ben, "new game, same Ben")

@@ -51,6 +51,12 @@ def test_a_room_plays_three_games_behind_one_link(
     assert not found, describe(found)
     expect(ada.get_by_label("Next game")).to_be_visible()
     switches = (("greek-31", "Greek 31"), ("trente-et-quarante", "Trente et Quarante"))
+    # the new table's options in words, and their names in the host's panel, as its own page
+    # would tell them (GET /api/tables/{id}'s option_words and option_labels)
+    said = {
+        "greek-31": ("Stakes 10 to 100 chips", "Smallest stake"),
+        "trente-et-quarante": ("Stakes 10 to 2,000 chips on a chance", "Seconds to bet"),
+    }
     for game, title in switches:
         ada.get_by_label("Next game").select_option(game)
         ada.locator("#room-switch").click()
@@ -62,6 +68,9 @@ def test_a_room_plays_three_games_behind_one_link(
             assert page.url.endswith(url)
         expect(ada.locator('.seat.is-you[data-seat="0"]')).to_be_visible()
         expect(ben.locator('.seat.is-you[data-seat="1"]')).to_be_visible()
+        words, label = said[game]
+        expect(ada.locator("#options-list")).to_contain_text(words)
+        expect(ada.locator("#host-panel")).to_contain_text(label)
     # one log for the evening: the first table's lines are still there, and each switch
     log = ada.locator("#log")
     expect(log).to_contain_text("Ben Guest sat down in seat 1")

@@ -90,7 +90,9 @@ def test_the_host_lets_one_in_refuses_a_stranger_and_changes_the_stakes(
     panel.locator("#host-opt-min_bet").fill("20")
     panel.locator("#host-opt-max_bet").fill("60")
     panel.get_by_role("button", name="Change").click()
-    expect(bob.locator("#log")).to_contain_text("min bet 20, max bet 60, from the next hand")
+    expect(bob.locator("#log")).to_contain_text(
+        "smallest stake 20, largest stake 60, from the next hand"
+    )
     shot(ada, "wide-stakes")
     for page in (ada, bob):
         page.locator('#presence button[data-kind="ready"]').click()

@@ -53,7 +53,7 @@ def test_raw_html_stays_text() -> None:
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_lobby_table_waits_for_ready(game: str) -> None:
-    words = [w["text"] for w in lobby_table_words(game)]
+    words = [w["text"] for w in lobby_table_words(game, "en")]
     assert any("ready" in text for text in words)
 
 

@@ -26,7 +26,7 @@ from app.games.core.registry import GAME_IDS, games
 from app.i18n.jinja import install
 from app.i18n.locales import DEFAULT
 from app.rulebook.game_words import game_blurb, game_title
-from app.rulebook.option_words import summary_option_words
+from app.rulebook.option_words import table_words
 
 ROOT = Path(__file__).resolve().parents[3]
 # Every render gets the reader's gettext and locale (app/api/locale.py); the environment
@@ -63,7 +63,8 @@ async def lobby(request: Request, services: ServicesDep) -> HTMLResponse:
         "lobby.html",
         {
             "games": [
-                {**game, "title": game_title(game["id"], locale)} for game in games_listing(offered)
+                {**game, "title": game_title(game["id"], locale)}
+                for game in games_listing(offered, locale)
             ],
             # Each game's sentence for the lobby, from its class (Game.BLURB), in words.
             "blurbs": {gid: game_blurb(gid, locale) for gid in games(offered)},
@@ -85,8 +86,9 @@ async def table_page(
     ):
         return templates.TemplateResponse(request, "table_missing.html", {}, status_code=404)
     summary = table.summary()
-    # The options in words (app/rulebook/option_words.py), drawn by static/js/table-info.js.
-    summary["option_words"] = summary_option_words(summary)
+    # The options in words and their names (app/rulebook/option_words.py), in the reader's
+    # language: drawn by static/js/table-info.js and host-panel.js.
+    summary.update(table_words(summary, request_locale(request)))
     return templates.TemplateResponse(
         request,
         "table.html",

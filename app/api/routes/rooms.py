@@ -24,16 +24,16 @@ from app.api.deps import (
     optional_player,
 )
 from app.api.errors import ApiRoute, errors
-from app.api.locale import PageLocale
+from app.api.locale import PageLocale, request_locale
 from app.api.routes.pages import rules_href, templates
 from app.api.routes.tables import OPENED_TOO_MANY, opening
 from app.api.schemas.bodies import RoomHostIn, RoomIn
 from app.api.schemas.rooms import PlayerRoomRow, RoomHost, RoomOpened, RoomView
 from app.core.security import same_secret
 from app.db import store
-from app.games.core.registry import game_class
 from app.i18n.messages import N_
-from app.rulebook.option_words import summary_option_words
+from app.rulebook.game_words import game_title
+from app.rulebook.option_words import table_words
 from app.runtime.rooms import Room
 from app.services import Services
 
@@ -239,13 +239,14 @@ async def room_page(
     ):
         return templates.TemplateResponse(request, "table_missing.html", {}, status_code=404)
     summary = table.summary()
-    summary["option_words"] = summary_option_words(summary)
+    locale = request_locale(request)
+    summary.update(table_words(summary, locale))
     summary["room"] = {
         "room_id": room.room_id,
         "name": room.name,
         "host_id": room.host_id,
         "games": [
-            {"id": game, "title": game_class(game).title} for game in services.settings.game_ids
+            {"id": game, "title": game_title(game, locale)} for game in services.settings.game_ids
         ],
     }
     return templates.TemplateResponse(

@@ -56,7 +56,7 @@ async def how_to_play_page(
             "title": game_title(game, locale),
             "untranslated": _untranslated(page.lang, locale),
             "offered": game in services.settings.game_ids,
-            "defaults": lobby_table_words(game),
+            "defaults": lobby_table_words(game, locale),
             "book_href": f"/games/{game}/rules" + (f"?{query}" if query else ""),
             "table": await _back_to_table(request, services, session),
         },
@@ -81,7 +81,7 @@ async def rules_page(
             "untranslated": _untranslated(rules.lang, locale),
             "game_title": game_title(game, locale),
             "offered": game in services.settings.game_ids,
-            "defaults": table_option_words(game),
+            "defaults": table_option_words(game, locale=locale),
             "table": await _back_to_table(request, services, session),
             "howto_href": f"/games/{game}/how-to-play"
             + (f"?{request.url.query}" if request.url.query else ""),
@@ -116,5 +116,5 @@ async def _back_to_table(
         "name": table.name,
         "href": f"/tables/{table.table_id}{query}",
         "game": summary["game"],
-        "words": summary_option_words(summary),
+        "words": summary_option_words(summary, request_locale(request)),
     }

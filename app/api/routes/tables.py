@@ -18,6 +18,7 @@ from app.api.schemas.bodies import StandUpIn
 from app.api.schemas.tables import BotSeated, TableClosed, TableSummary
 from app.games.core.options import OptionError
 from app.i18n.messages import N_, Plural, Text, localize, said
+from app.rulebook.option_words import table_words
 from app.runtime.lobby import LimitReached
 from app.runtime.protocol import ProtocolError
 from app.runtime.rule_words import worded
@@ -164,9 +165,13 @@ async def list_tables(
 async def get_table(
     table_id: str, request: Request, services: ServicesDep, viewer: OptionalPlayerDep
 ) -> dict[str, Any]:
+    """The table's summary, with its options in words and their names in the reader's
+    language (``option_words``, ``option_labels``: a room's page follows its tables by it)."""
     player_id = viewer.id if viewer else None
     table = _table(services, table_id, request, player_id)
-    return table_json(table, player_id, is_host(request, services))
+    out = table_json(table, player_id, is_host(request, services))
+    out.update(table_words(out, request_locale(request)))
+    return out
 
 
 def _opener_or_host(

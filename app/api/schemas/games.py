@@ -21,6 +21,12 @@ class OptionSpec(Reply):
     max: int | None = None
     nullable: bool | None = None
     choices: list[Any] | None = None
+    label: str = Field(description="its name for people, in the reader's language")
+    help: str = Field(description="what it does, for people, in the reader's language")
+    choice_labels: list[str] | None = Field(
+        default=None,
+        description="a choice's values in words, in the reader's language, in choices' order",
+    )
 
 
 class GameInfo(Reply):

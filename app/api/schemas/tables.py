@@ -27,6 +27,13 @@ class SeatSummary(Reply):
     )
 
 
+class OptionWords(Reply):
+    """One sentence telling some of a table's options, in the reader's language."""
+
+    names: list[str] = Field(description="the options it tells (none: the buy-in)")
+    text: str
+
+
 class TableSummary(Reply):
     """A table as the lobby shows it."""
 
@@ -58,6 +65,14 @@ class TableSummary(Reply):
         default=None, description="a private table's invite, for those who may share it"
     )
     invite_path: str | None = None
+    option_words: list[OptionWords] | None = Field(
+        default=None,
+        description="GET /api/tables/{id} only: the options in words, in the reader's language",
+    )
+    option_labels: dict[str, str] | None = Field(
+        default=None,
+        description="GET /api/tables/{id} only: each option's name for people, by its key",
+    )
 
 
 class BotSeated(Reply):

@@ -188,7 +188,8 @@ class TableOptions(BaseModel):
     BOUNDS: ClassVar[tuple[Bound, ...]] = ()
     """Options that must come in order (``max_bet`` at least ``min_bet``), checked once here."""
     WORDS: ClassVar[tuple[Phrase, ...]] = ()
-    """The game's options in words (:mod:`app.games.core.phrases`), each option told by one
+    """The game's options in words (:mod:`app.games.core.phrases`: sentences' codes and values,
+    worded by app/rulebook/option_sentences.py), each option told by one
     phrase; what a game leaves out is told by the common phrases (:data:`COMMON`) or, failing
     those, by its description."""
 

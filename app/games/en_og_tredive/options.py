@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from app.games.core.options import TableOptions, TimeBankSeconds, TurnSeconds
-from app.games.core.phrases import Phrase, chips, count
+from app.games.core.phrases import Phrase, counted, said
 
 
 class EnOgTrediveOptions(TableOptions):
@@ -16,22 +16,22 @@ class EnOgTrediveOptions(TableOptions):
     WORDS = (
         Phrase(
             ("bets", "bet_unit"),
-            lambda o: (
-                f"Each match: {count(o['bets'], 'bet')} of {chips(o['bet_unit'])} "
-                f"in front of each player ({chips(o['bets'] * o['bet_unit'])})"
+            lambda o: said(
+                "match_bets", n=o["bets"], unit=o["bet_unit"], total=o["bets"] * o["bet_unit"]
             ),
         ),
-        Phrase(("knock_min",), lambda o: f"Knock with {o['knock_min']} or more"),
+        counted("knock_min", "knock_min"),
         Phrase(
             ("knock_penalty",),
             lambda o: (
-                "After a knock the lowest hand pays a bet (a knocker among them pays two)"
+                said("knock_penalty.lowest")
                 if o["knock_penalty"] == "lowest"
-                else f"After a knock every hand below {o['knock_min']} pays a bet"
+                else said("knock_penalty.under_knock_min", n=o["knock_min"])
             ),
         ),
     )
-    """The options in words (app/games/core/phrases.py), shown on the table and rules pages."""
+    """The options in words: each phrase's sentence as a code and its values (phrases.py),
+    worded in the reader's language by app/rulebook/option_sentences.py for the pages."""
 
     bet_unit: Annotated[
         int, Field(ge=1, le=1_000_000, description="Chips per bet (docs/rules.md §5).")

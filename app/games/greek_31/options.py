@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from app.games.core.options import Bound, TableOptions, TimeBankSeconds, TurnSeconds
-from app.games.core.phrases import ACE_RULE, Phrase, bets, choice, count
+from app.games.core.phrases import ACE_RULE, bets, choice, counted
 from app.games.core.values import AceRule
 
 
@@ -17,48 +17,16 @@ class Greek31Options(TableOptions):
     BOUNDS = (Bound("min_bet", "max_bet", "max_bet"),)
 
     WORDS = (
-        bets("min_bet", "max_bet", "Stakes"),
-        choice(
-            "stakes",
-            {
-                "buy_in": (
-                    "Top-ups allowed: add chips between hands and play on as long as you like"
-                ),
-                "table_stakes": (
-                    "Table stakes: no top-ups, you can only lose what is in front of you, "
-                    "and the table plays on until one player holds every chip"
-                ),
-            },
-        ),
-        Phrase(
-            ("max_players",),
-            lambda o: f"Up to {count(o['max_players'], 'seat')}, the dealer's included",
-        ),
-        choice(
-            "decks",
-            {
-                "auto": "One deck, or two when more than 5 players are dealt in",
-                1: "One deck",
-                2: "Two decks",
-            },
-        ),
-        choice(
-            "shuffle",
-            {
-                "once": "The deck is shuffled before the first deal only",
-                "new_dealer": "Each new dealer shuffles before their first deal",
-            },
-        ),
-        choice(
-            "heath",
-            {
-                True: "Martin Heath's version: aces alternate 1 and 11, a pair of twos beats 14",
-                False: "The classic rules (not Martin Heath's version)",
-            },
-        ),
+        bets("min_bet", "max_bet", "stakes"),
+        choice("stakes", {"buy_in": "top_ups", "table_stakes": "table_stakes"}),
+        counted("max_players", "seats_with_dealer"),
+        choice("decks", {"auto": "decks.auto", 1: "decks.one", 2: "decks.two"}),
+        choice("shuffle", {"once": "shuffle.once", "new_dealer": "shuffle.new_dealer"}),
+        choice("heath", {True: "heath.on", False: "heath.off"}),
         ACE_RULE,
     )
-    """The options in words (app/games/core/phrases.py), shown on the table and rules pages."""
+    """The options in words: each phrase's sentence as a code and its values (phrases.py),
+    worded in the reader's language by app/rulebook/option_sentences.py for the pages."""
 
     decks: Annotated[
         Literal["auto", 1, 2],

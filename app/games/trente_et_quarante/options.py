@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from app.games.core.options import BetSeconds, Bound, TableOptions, TimeBankSeconds, TurnSeconds
-from app.games.core.phrases import Phrase, bets, choice, count, seconds
+from app.games.core.phrases import bets, choice, counted
 
 
 class TrenteEtQuaranteOptions(TableOptions):
@@ -17,43 +17,17 @@ class TrenteEtQuaranteOptions(TableOptions):
     BOUNDS = (Bound("min_stake", "max_stake", "max_stake"),)
 
     WORDS = (
-        bets("min_stake", "max_stake", "Stakes", " on a chance"),
-        Phrase(
-            ("seats",),
-            lambda o: f"{count(o['seats'], 'seat')}; anyone else may bet standing",
-        ),
-        Phrase(("decks",), lambda o: f"{count(o['decks'], 'deck')} in the shoe"),
-        Phrase(
-            ("bet_seconds",),
-            lambda o: f"{seconds(o['bet_seconds'])} to bet once the betting window runs",
-        ),
-        choice(
-            "insurance",
-            {
-                True: "Free stakes of 100 chips or more may be insured for 1% (a chip per 100)",
-                False: "No insurance",
-            },
-        ),
-        Phrase(
-            ("max_apres",),
-            lambda o: (
-                "After an un après a stake goes to prison at most "
-                f"{count(o['max_apres'], 'level')} deep, then it is shared"
-            ),
-        ),
-        choice(
-            "venice_rule",
-            {
-                True: "Venice rule: stakes in prison come back whole when the shoe ends",
-                False: "Stakes in prison stay there when the shoe ends",
-            },
-        ),
-        Phrase(
-            ("turn_seconds",),
-            lambda o: f"{seconds(o['turn_seconds'])} to choose share or prison after an un après",
-        ),
+        bets("min_stake", "max_stake", "chance_stakes"),
+        counted("seats", "seats_and_standing"),
+        counted("decks", "decks_in_shoe"),
+        counted("bet_seconds", "betting_window_seconds"),
+        choice("insurance", {True: "insurance.on", False: "insurance.off"}),
+        counted("max_apres", "prison_levels"),
+        choice("venice_rule", {True: "venice_rule.on", False: "venice_rule.off"}),
+        counted("turn_seconds", "apres_seconds"),
     )
-    """The options in words (app/games/core/phrases.py), shown on the table and rules pages."""
+    """The options in words: each phrase's sentence as a code and its values (phrases.py),
+    worded in the reader's language by app/rulebook/option_sentences.py for the pages."""
 
     decks: Annotated[
         int, Field(ge=1, le=8, description="Decks in the shoe (docs/rules.md §4).")

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from app.games.core.options import BetSeconds, Bound, TableOptions, TimeBankSeconds, TurnSeconds
-from app.games.core.phrases import ACE_RULE, Phrase, bets, chips, choice, count
+from app.games.core.phrases import ACE_RULE, Phrase, bets, choice, counted, said
 from app.games.core.values import AceRule
 
 
@@ -19,32 +19,22 @@ class TriantaEnaOptions(TableOptions):
     WORDS = (
         Phrase(
             ("buy_in", "banker_multiple"),
-            lambda o: (
-                f"Buy-in {chips(o['buy_in'])}; the first banker brings "
-                f"{count(o['banker_multiple'], 'buy-in')} "
-                f"({chips(o['buy_in'] * o['banker_multiple'])})"
+            lambda o: said(
+                "buy_in_and_bank",
+                buy_in=o["buy_in"],
+                buy_ins=o["banker_multiple"],
+                bank=o["buy_in"] * o["banker_multiple"],
             ),
         ),
-        bets("min_bet", "max_bet", "Bets"),
-        Phrase(
-            ("max_players",),
-            lambda o: f"Up to {count(o['max_players'], 'player')} against the banker",
-        ),
-        Phrase(("decks",), lambda o: f"{count(o['decks'], 'deck')} in the shoe"),
-        Phrase(
-            ("dealer_stands_on",),
-            lambda o: f"The banker draws until the hand is worth {o['dealer_stands_on']} or more",
-        ),
-        choice(
-            "natural_cards",
-            {
-                "face": "A natural is an ace and two face cards",
-                "ten": "A natural is an ace and two ten-value cards",
-            },
-        ),
+        bets("min_bet", "max_bet", "bets"),
+        counted("max_players", "players_against_banker"),
+        counted("decks", "decks_in_shoe"),
+        counted("dealer_stands_on", "banker_stands_on"),
+        choice("natural_cards", {"face": "natural.face", "ten": "natural.ten"}),
         ACE_RULE,
     )
-    """The options in words (app/games/core/phrases.py), shown on the table and rules pages."""
+    """The options in words: each phrase's sentence as a code and its values (phrases.py),
+    worded in the reader's language by app/rulebook/option_sentences.py for the pages."""
 
     max_players: Annotated[
         int, Field(ge=1, le=9, description="Players facing the banker (one more seat: the bank).")

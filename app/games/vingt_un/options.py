@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from app.games.core.options import Bound, TableOptions, TimeBankSeconds, TurnSeconds
-from app.games.core.phrases import Phrase, bets, choice, count
+from app.games.core.phrases import Phrase, bets, choice, said
 
 
 class VingtUnOptions(TableOptions):
@@ -16,31 +16,25 @@ class VingtUnOptions(TableOptions):
     BOUNDS = (Bound("min_bet", "max_bet", "max_bet"),)
 
     WORDS = (
-        bets("min_bet", "max_bet", "Stakes", " a hand, before doubling"),
+        bets("min_bet", "max_bet", "hand_stakes"),
         choice(
-            "natural_takes_deal",
-            {
-                True: "A player's natural takes the deal",
-                False: "A player's natural does not move the deal",
-            },
+            "natural_takes_deal", {True: "natural_takes_deal.on", False: "natural_takes_deal.off"}
         ),
         choice(
             "natural_paid_by_all",
-            {
-                True: "A natural is also paid one stake by every other player",
-                False: "A natural is paid by the dealer only",
-            },
+            {True: "natural_paid_by_all.on", False: "natural_paid_by_all.off"},
         ),
         Phrase(
             ("max_split_hands",),
             lambda o: (
-                "No splitting"
+                said("splitting.none")
                 if o["max_split_hands"] == 1
-                else f"Pairs may be split, up to {count(o['max_split_hands'], 'hand')}"
+                else said("splitting", n=o["max_split_hands"])
             ),
         ),
     )
-    """The options in words (app/games/core/phrases.py), shown on the table and rules pages."""
+    """The options in words: each phrase's sentence as a code and its values (phrases.py),
+    worded in the reader's language by app/rulebook/option_sentences.py for the pages."""
 
     min_bet: Annotated[
         int, Field(ge=1, le=1_000_000, description="Smallest stake on a hand (docs/rules.md §3).")
