@@ -24,7 +24,9 @@ It also refuses, with 422 and in words, a JSON body holding a number JSON cannot
 or one too large for a double (``1e400``, read as infinity). And a request that does not
 validate is answered without the values it held (each problem's ``loc``, ``msg`` and
 ``type`` only, :func:`problems`): FastAPI's own answer echoed each value as ``input``, and an
-infinite one cannot be written as JSON, so such a body answered 500 with a traceback.
+infinite one cannot be written as JSON, so such a body answered 500 with a traceback. Each
+problem's ``msg`` is worded in the reader's language (app/api/validation_words.py; English
+as Pydantic words it), its ``loc`` and ``type`` as they are.
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.api.locale import request_locale
+from app.api.validation_words import problem_words
 from app.games.core.errors import ErrorCode
+from app.i18n.locales import DEFAULT
 from app.i18n.messages import N_, localize
 from app.runtime.rule_words import worded
 
@@ -214,16 +218,16 @@ async def body_holds_non_finite(request: Request) -> bool:
     return False
 
 
-def problems(errors: Sequence[Any]) -> list[dict[str, Any]]:
+def problems(errors: Sequence[Any], locale: str = DEFAULT) -> list[dict[str, Any]]:
     """A validation error's problems as the API answers them: where (``loc``), what
-    (``msg``) and its kind (``type``); never the value that was sent (``input``) nor the
-    checker's context (``ctx``), which may hold values JSON cannot write."""
+    (``msg``, in ``locale``: app/api/validation_words.py) and its kind (``type``); never the
+    value that was sent (``input``) nor the checker's context (``ctx``), which may hold values
+    JSON cannot write."""
     out = []
     for error in errors:
         loc = [part if isinstance(part, int) else str(part) for part in error.get("loc", ())]
-        out.append(
-            {"loc": loc, "msg": str(error.get("msg", "")), "type": str(error.get("type", ""))}
-        )
+        msg = problem_words(error, locale)
+        out.append({"loc": loc, "msg": msg, "type": str(error.get("type", ""))})
     return out
 
 
@@ -266,7 +270,8 @@ class ApiRoute(APIRoute):
             try:
                 return await handler(request)
             except RequestValidationError as exc:
-                return JSONResponse({"detail": problems(exc.errors())}, status_code=422)
+                told = problems(exc.errors(), request_locale(request))
+                return JSONResponse({"detail": told}, status_code=422)
 
         return refusing_nul
 

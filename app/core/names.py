@@ -34,6 +34,8 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
+from app.i18n.messages import N_, Text
+
 MAX_LENGTH = 24
 """Characters (code points, after normalisation) in a name."""
 MAX_MARKS = 2
@@ -167,7 +169,7 @@ def script_of(letter: str) -> str:
     return SCRIPT_ALIASES.get(first, first)
 
 
-def refuse_invisible(typed: str, normalised: str, what: str = "name") -> None:
+def refuse_invisible(typed: str, normalised: str, what: str = N_("name")) -> None:
     """ValueError if ``typed`` or its ``normalised`` form holds an invisible, control, format,
     private-use or unassigned character (a Hangul filler, a bidi override, a zero-width
     joiner...); whitespace is allowed, since names collapse it."""
@@ -176,8 +178,14 @@ def refuse_invisible(typed: str, normalised: str, what: str = "name") -> None:
             if char.isspace():
                 continue
             raise ValueError(
-                f"{what} must not hold invisible, control or unassigned characters "
-                f"(here U+{ord(char):04X})"
+                Text(
+                    N_(
+                        "{what} must not hold invisible, control or unassigned characters "
+                        "(here U+{code})"
+                    ),
+                    what=Text(what),
+                    code=f"{ord(char):04X}",
+                )
             )
 
 
@@ -185,10 +193,12 @@ def clean_player_name(value: str) -> str:
     """The name as it will be stored and shown, or ValueError saying what is wrong with it."""
     name = " ".join(unicodedata.normalize("NFKC", value).translate(APOSTROPHES).split())
     if not name:
-        raise ValueError("name must not be empty")
+        raise ValueError(N_("name must not be empty"))
     refuse_invisible(value, name)
     if _BOT_END.search(name.casefold()):
-        raise ValueError(f'a name ending in "{BOT_MARK}" is kept for the server\'s bots')
+        raise ValueError(
+            Text(N_('a name ending in "{mark}" is kept for the server\'s bots'), mark=BOT_MARK)
+        )
     scripts: set[str] = set()
     marks = 0
     for index, char in enumerate(name):
@@ -196,22 +206,25 @@ def clean_player_name(value: str) -> str:
         if category.startswith("M"):
             marks += 1
             if index == 0 or name[index - 1] in PUNCTUATION or name[index - 1].isdigit():
-                raise ValueError("an accent or mark must follow a letter")
+                raise ValueError(N_("an accent or mark must follow a letter"))
             if marks > MAX_MARKS:
-                raise ValueError("name piles up accents or marks on one letter")
+                raise ValueError(N_("name piles up accents or marks on one letter"))
             continue
         marks = 0
         if category.startswith("L"):
             scripts.add(script_of(char))
         elif not ("0" <= char <= "9" or char in PUNCTUATION):
-            raise ValueError("name may use letters, digits (0-9), spaces and . ' - _ only")
+            raise ValueError(N_("name may use letters, digits (0-9), spaces and . ' - _ only"))
     if len(name) > MAX_LENGTH:
-        raise ValueError(f"name may be at most {MAX_LENGTH} characters")
+        raise ValueError(Text(N_("name may be at most {most} characters"), most=MAX_LENGTH))
     if not (unicodedata.category(name[0]).startswith("L") or name[0].isdigit()):
-        raise ValueError("name must start with a letter or a digit")
+        raise ValueError(N_("name must start with a letter or a digit"))
     if len(scripts) > 1 and not any(scripts <= ok for ok in SCRIPTS_WRITTEN_TOGETHER):
         shown = " and ".join(sorted(s.title() for s in scripts))
         raise ValueError(
-            f"name mixes letters of different alphabets ({shown}): write it in one alphabet"
+            Text(
+                N_("name mixes letters of different alphabets ({shown}): write it in one alphabet"),
+                shown=shown,
+            )
         )
     return name

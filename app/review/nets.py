@@ -44,10 +44,13 @@ from app.db.store import nets as store
 from app.db.store.access import Reader
 from app.db.store.nets import Move
 from app.db.types import AsyncSession
+from app.i18n.messages import N_
 
 POT, OTHERS = "pot", "others"
 """The kinds of what is apart that is not the house (``HOUSE`` is ``"house"``)."""
-NAMES = {HOUSE: "the house", POT: "the pot", OTHERS: "others at these tables"}
+NAMES = {HOUSE: N_("the house"), POT: N_("the pot"), OTHERS: N_("others at these tables")}
+"""What is apart, named in English (the API's ``apart`` rows, the CSV's); settle-up's words
+name them in the reader's language (app/review/settle_words.py)."""
 
 
 def owner(account: str) -> tuple[str, str]:

@@ -17,6 +17,11 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal
 
+from babel import numbers
+
+from app.i18n.formats import number
+from app.i18n.locales import DEFAULT, formatting_locale
+from app.i18n.messages import N_, Plural, Text, localize
 from app.review.nets import HOUSE, NAMES, OTHERS, POT, Split
 from app.review.settle import Payment
 
@@ -28,29 +33,46 @@ class ChipValue:
     value: Decimal
     currency: str = ""
 
+    @property
+    def places(self) -> int:
+        """The money's decimals: as many as the value has, at least two."""
+        return max(2, -int(self.value.as_tuple().exponent))
+
+    def money(self, chips: int) -> Decimal:
+        return (self.value * chips).quantize(Decimal(1).scaleb(-self.places))
+
     def of(self, chips: int) -> str:
-        """The money of ``chips``: ``2.25`` (no currency)."""
-        places = max(2, -int(self.value.as_tuple().exponent))
-        return f"{(self.value * chips).quantize(Decimal(1).scaleb(-places)):f}"
+        """The money of ``chips``: ``2.25`` (no currency; the API's and the CSV's figure)."""
+        return f"{self.money(chips):f}"
 
-    def shown(self, chips: int) -> str:
-        """``2.25 €``."""
-        return f"{self.of(chips)} {self.currency}".strip()
+    def shown(self, chips: int, locale: str = DEFAULT) -> str:
+        """``2.25 €`` (``2,25 €`` in French: the reader's decimal sign, no grouping)."""
+        pattern = "0." + "0" * self.places
+        amount = numbers.format_decimal(
+            self.money(chips), format=pattern, locale=formatting_locale(locale)
+        )
+        return f"{amount} {self.currency}".strip()
 
 
-def chips(amount: int, *, signed: bool = False) -> str:
-    """``45 chips``, ``1 chip``; ``+45 chips`` / ``−45 chips`` when ``signed``."""
-    sign = ("+" if amount > 0 else "−" if amount < 0 else "") if signed else ""
+def _sign(amount: int) -> str:
+    return "+" if amount > 0 else "−" if amount < 0 else ""
+
+
+def chips(amount: int, *, signed: bool = False, locale: str = DEFAULT) -> str:
+    """``45 chips``, ``1 chip``; ``+45 chips`` / ``−45 chips`` when ``signed``; the number
+    as the reader's language writes it."""
     count = abs(amount) if signed else amount
-    return f"{sign}{count} chip{'' if count == 1 else 's'}"
+    shown = (_sign(amount) if signed else "") + number(count, locale)
+    return localize(Plural("{count} chip", "{count} chips", n=count, count=shown), locale)
 
 
-def _money(amount: int, value: ChipValue | None, *, signed: bool = False) -> str:
+def _amount(amount: int, value: ChipValue | None, locale: str, *, signed: bool = False) -> str:
+    """``45 chips (2.25 €)``: chips, and their money when a chip value is given."""
+    told = chips(amount, signed=signed, locale=locale)
     if value is None:
-        return ""
-    shown = value.shown(abs(amount) if signed else amount)
-    sign = ("+" if amount > 0 else "−" if amount < 0 else "") if signed else ""
-    return f" ({sign}{shown})"
+        return told
+    money = (_sign(amount) if signed else "") + value.shown(abs(amount), locale)
+    return localize(Text(N_("{chips} ({money})"), chips=told, money=money), locale)
 
 
 def _capital(name: str) -> str:
@@ -61,74 +83,145 @@ PLURAL = frozenset({"others"})
 """Parties named in the plural (``others at these tables``): they *pay*."""
 
 
-def payment_line(payment: Payment, names: dict[str, str], value: ChipValue | None) -> str:
+def _name(party: str, names: dict[str, str], locale: str) -> str:
+    """A party's name: a player's as it is, the others' (:data:`NAMES`) in the reader's
+    language."""
+    name = names[party]
+    return localize(name, locale) if party in NAMES and name == NAMES[party] else name
+
+
+def payment_line(
+    payment: Payment, names: dict[str, str], value: ChipValue | None, locale: str = DEFAULT
+) -> str:
     """``Ben pays Ada 45 chips (2.25 €)``; ``Others at these tables pay Ada 5 chips``."""
-    verb = "pay" if payment.payer in PLURAL else "pays"
-    return (
-        f"{_capital(names[payment.payer])} {verb} {names[payment.payee]} "
-        f"{chips(payment.amount)}{_money(payment.amount, value)}"
+    words = (
+        N_("{payer} pay {payee} {amount}")
+        if payment.payer in PLURAL
+        else N_("{payer} pays {payee} {amount}")
+    )
+    return _capital(
+        localize(
+            Text(
+                words,
+                payer=_name(payment.payer, names, locale),
+                payee=_name(payment.payee, names, locale),
+                amount=_amount(payment.amount, value, locale),
+            ),
+            locale,
+        )
     )
 
 
-def net_line(name: str, net: int, value: ChipValue | None) -> str:
+def net_line(name: str, net: int, value: ChipValue | None, locale: str = DEFAULT) -> str:
     """``Ada: +45 chips (+2.25 €)``."""
-    return f"{_capital(name)}: {chips(net, signed=True)}{_money(net, value, signed=True)}"
+    amount = _amount(net, value, locale, signed=True)
+    return localize(Text(N_("{name}: {amount}"), name=_capital(name), amount=amount), locale)
 
 
-def _won(name: str, amount: int, what: str, value: ChipValue | None) -> str:
-    """``Ada won 120 chips from the house``, ``Ben lost 40 chips to the house``."""
-    verb, word = ("won", "from") if amount > 0 else ("lost", "to")
-    return f"{_capital(name)} {verb} {chips(abs(amount))}{_money(abs(amount), value)} {word} {what}"
+WON = {
+    HOUSE: (N_("{name} won {amount} from the house."), N_("{name} lost {amount} to the house.")),
+    OTHERS: (
+        N_("{name} won {amount} from others at these tables (bots, people not settling)."),
+        N_("{name} lost {amount} to others at these tables (bots, people not settling)."),
+    ),
+}
+"""What a member won from or lost to the house, or others (bots, people not settling)."""
+GROUP_WON = (
+    N_("The group as a whole won {amount} from the house."),
+    N_("The group as a whole lost {amount} to the house."),
+)
 
 
-def _listed(amounts: dict[str, int], names: dict[str, str]) -> str:
-    return ", ".join(f"{names[p]} {chips(a, signed=True)}" for p, a in sorted(amounts.items()))
+def _won(name: str | None, amount: int, what: str, value: ChipValue | None, locale: str) -> str:
+    """``Ada won 120 chips from the house.``, ``Ben lost 40 chips to the house.`` (no name:
+    the group as a whole)."""
+    won, lost = WON[what] if name is not None else GROUP_WON
+    told = _amount(abs(amount), value, locale)
+    return _capital(
+        localize(Text(won if amount > 0 else lost, name=name or "", amount=told), locale)
+    )
+
+
+def _listed(amounts: dict[str, int], names: dict[str, str], locale: str) -> str:
+    return ", ".join(
+        f"{names[p]} {chips(a, signed=True, locale=locale)}" for p, a in sorted(amounts.items())
+    )
+
+
+def _pot_lines(pot_change: int, pot_others: int, table: str, locale: str) -> list[str]:
+    """What happened to a pot beside the group: what stayed in it or it paid out of what it
+    held before, what others at its table took out or put in."""
+    parts: list[str] = []
+    if pot_change > 0:
+        amount = chips(pot_change, locale=locale)
+        parts.append(Text(N_("{amount} stayed in the pot at {table}"), amount=amount, table=table))
+    elif pot_change < 0:
+        amount = chips(-pot_change, locale=locale)
+        parts.append(
+            Text(
+                N_("the pot at {table} paid out {amount} it held before"),
+                amount=amount,
+                table=table,
+            )
+        )
+    if pot_others > 0:
+        amount = chips(pot_others, locale=locale)
+        parts.append(Text(N_("others at the table took {amount} out of it"), amount=amount))
+    elif pot_others < 0:
+        amount = chips(-pot_others, locale=locale)
+        parts.append(Text(N_("others at the table put {amount} into it"), amount=amount))
+    return [localize(part, locale) for part in parts]
 
 
 def apart_lines(
-    split: Split, names: dict[str, str], tables: dict[str, str], value: ChipValue | None
+    split: Split,
+    names: dict[str, str],
+    tables: dict[str, str],
+    value: ChipValue | None,
+    locale: str = DEFAULT,
 ) -> list[str]:
     """What is apart from the payments, in words, each a sentence; then what the payments
-    do. Empty when nothing is apart."""
+    do. Empty when nothing is apart. In the reader's language (``locale``)."""
     lines: list[str] = []
     members = sorted(split.members.values(), key=lambda m: (m.name.casefold(), m.id))
     for m in members:
         if m.house:
-            lines.append(_won(m.name, m.house, NAMES[HOUSE], value) + ".")
+            lines.append(_won(m.name, m.house, HOUSE, value, locale))
     if split.house and len(members) > 1:
-        lines.append(_won("the group as a whole", -split.house, NAMES[HOUSE], value) + ".")
+        lines.append(_won(None, -split.house, HOUSE, value, locale))
     for m in members:
         if m.others:
-            lines.append(
-                _won(m.name, m.others, NAMES[OTHERS], value) + " (bots, people not settling)."
-            )
+            lines.append(_won(m.name, m.others, OTHERS, value, locale))
     for table_id, pot in sorted(split.pots.items()):
         if not pot.group:
             continue
-        where = f"the pot at {tables.get(table_id, table_id)}"
-        parts = []
-        if pot.change > 0:
-            parts.append(f"{chips(pot.change)} stayed in {where}")
-        elif pot.change < 0:
-            parts.append(f"{where} paid out {chips(-pot.change)} it held before")
-        if pot.others > 0:
-            parts.append(f"others at the table took {chips(pot.others)} out of it")
-        elif pot.others < 0:
-            parts.append(f"others at the table put {chips(-pot.others)} into it")
+        table = tables.get(table_id, table_id)
+        parts = _pot_lines(pot.change, pot.others, table, locale)
         told = _capital("; ".join(parts)) + ". " if parts else ""
+        listed = _listed(pot.shares, names, locale)
         if pot.group < 0:
-            lines.append(
-                f"{told}What the group lost into {where} ({chips(-pot.group)}) is paid to "
-                f"nobody: its losers there bear it, in proportion ({_listed(pot.shares, names)})."
+            bear = Text(
+                N_(
+                    "What the group lost into the pot at {table} ({amount}) is paid to nobody: "
+                    "its losers there bear it, in proportion ({shares})."
+                ),
+                table=table,
+                amount=chips(-pot.group, locale=locale),
+                shares=listed,
             )
         else:
-            lines.append(
-                f"{told}What the group took out of {where} ({chips(pot.group)}) is paid by "
-                f"nobody: its winners there keep it, in proportion "
-                f"({_listed(pot.shares, names)})."
+            bear = Text(
+                N_(
+                    "What the group took out of the pot at {table} ({amount}) is paid by "
+                    "nobody: its winners there keep it, in proportion ({shares})."
+                ),
+                table=table,
+                amount=chips(pot.group, locale=locale),
+                shares=listed,
             )
+        lines.append(told + localize(bear, locale))
     if lines:
-        lines.append("The payments settle the rest among you.")
+        lines.append(localize(N_("The payments settle the rest among you."), locale))
     return lines
 
 
@@ -139,18 +232,34 @@ def as_text(
     names: dict[str, str],
     value: ChipValue | None,
     apart: list[str] | None = None,
+    locale: str = DEFAULT,
 ) -> str:
-    """The settlement to paste in a chat: a title, the nets, what is apart, the payments."""
+    """The settlement to paste in a chat: a title, the nets, what is apart, the payments;
+    in the reader's language (``locale``)."""
+
+    def words(text: str) -> str:
+        return localize(text, locale)
+
     lines = [title]
     if value is not None:
-        lines.append(f"1 chip = {value.shown(1)}")
-    lines += ["", "Nets:"]
-    lines += [f"  {net_line(name, net, value)}" for name, net in nets] or ["  (no hands)"]
+        lines.append(words(Text(N_("1 chip = {money}"), money=value.shown(1, locale))))
+    sections = [
+        (
+            words(N_("Nets:")),
+            [net_line(name, net, value, locale) for name, net in nets] or [words(N_("(no hands)"))],
+        )
+    ]
     if apart:
-        lines += ["", "Apart from the payments:"]
-        lines += [f"  {line}" for line in apart]
-    lines += ["", "Payments:"]
-    lines += [f"  {payment_line(p, names, value)}" for p in payments] or ["  Nobody owes anything."]
+        sections.append((words(N_("Apart from the payments:")), apart))
+    sections.append(
+        (
+            words(N_("Payments:")),
+            [payment_line(p, names, value, locale) for p in payments]
+            or [words(N_("Nobody owes anything."))],
+        )
+    )
+    for heading, items in sections:
+        lines += ["", heading, *(f"  {item}" for item in items)]
     return "\n".join(lines) + "\n"
 
 

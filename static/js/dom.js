@@ -1,6 +1,6 @@
 // Tiny DOM helpers. Every piece of text goes in through text nodes, never innerHTML:
 // player names and server messages may contain markup and must show as text.
-import { formatNumber } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 
 /**
  * h("button", {class: "btn", onclick: fn, dataset: {seat: 2}, "aria-label": "…"}, "text", node)
@@ -66,7 +66,7 @@ export function humanize(key) {
 export function toast(message, kind = "error", ms = kind === "error" ? 7000 : 3500) {
   const host = document.getElementById("toasts");
   if (!host) return;
-  const close = h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss" }, "×");
+  const close = h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss") }, "×");
   const item = h("div", { class: `toast toast-${kind}` }, h("span", {}, message), close);
   const remove = () => item.remove();
   close.addEventListener("click", remove);

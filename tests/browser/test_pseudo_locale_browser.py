@@ -34,6 +34,8 @@ class Page:
     table: str | None = None
     """A game: the page is a table of it with a hand in play, opened through the API (a bot in
     seat 0, the page's player in seat 1 through its own Sit here); path's {table} is its id."""
+    opens: str | None = None
+    """A ``<details>`` opened before the check, so that what it holds is read too."""
 
 
 PAGES = (
@@ -44,21 +46,10 @@ PAGES = (
     Page("/admin", "#login-form"),
     Page("/recover", "#recover-form"),
     Page("/recover", "#recover-whoami", signed_in=True),
-    Page(
-        "/recover?code=not-a-code",
-        "#recover-message",
-        # the refusal's words (app/api/routes/admin_page.py's NOT_VALID: not marked yet)
-        pending=("#recover-message",),
-    ),
+    Page("/recover?code=not-a-code", "#recover-message"),
     Page("/settle", "#banner"),  # not signed in: why there is nothing to settle
-    Page(
-        "/settle",
-        "#settle-body",
-        signed_in=True,
-        # the server's text to copy and its words for what no payment settles
-        # (app/review/settle_words.py)
-        pending=("#settle-text", "#apart"),
-    ),
+    # the text to copy opened (what no payment settles: test_settle_browser.py, in qps)
+    Page("/settle", "#settle-body", signed_in=True, opens="details.settle-text"),
 )
 
 # A finished hand of each game, played by bots at a table of its own (made once, when a page
@@ -240,6 +231,8 @@ def test_converted_pages_in_the_pseudo_locale(
     if page_spec.table:
         sit(page, 1)
     page.locator(page_spec.ready).first.wait_for()
+    if page_spec.opens:
+        page.locator(page_spec.opens).evaluate("(details) => { details.open = true; }")
     found = page.evaluate(FIND, [list(page_spec.pending), list(DATA)])
     assert not found["untranslated"], "text outside the catalogs:\n" + "\n".join(
         found["untranslated"]

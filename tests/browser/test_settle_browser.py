@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, ROOT, SHOTS, WIDE, BrowserServer
+from tests.browser.test_pseudo_locale_browser import DATA, FIND
 from tests.client import Player
 
 pytestmark = pytest.mark.browser
@@ -258,6 +259,22 @@ def test_settle_up_page(open_page: Any, live_server: BrowserServer, chromium: An
     assert "Nets:" in shown and "Payments:" in shown
     for payer, payee, amount in shown_payments(ada):
         assert re.search(f"{payer} pays? {payee} {amount} chips?", shown)
+
+    # in the pseudo-locale the server's words (the text to copy, what no payment settles) are
+    # the catalog's, every one, and fit their boxes
+    ada.context.add_cookies([{"name": "t31_lang", "value": "qps", "url": live_server.url}])
+    ada.goto(f"/settle?table={table_id}")
+    expect(ada.locator("#player-checks input:checked")).to_have_count(3)
+    ada.locator("#player-checks label", has_text="Cy").locator("input").uncheck()
+    expect(ada.locator("#player-checks input:checked")).to_have_count(2)
+    if nets["Cy"]:
+        expect(ada.locator("#apart li").first).to_be_visible()
+    ada.locator("details.settle-text").evaluate("(details) => { details.open = true; }")
+    expect(ada.locator("#settle-text")).to_contain_text("⟦")
+    # the heading names the table and its game (names: data)
+    found = ada.evaluate(FIND, [[], [*DATA, "h1 .game-title"]])
+    assert not found["untranslated"], "\n".join(found["untranslated"])
+    assert not found["overflowing"], "\n".join(found["overflowing"])
 
     # from Ben's player page: his company tonight
     ben.goto(f"/players/{people[1]['player_id']}")

@@ -23,14 +23,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.api.deps import ServicesDep, signed_in
 from app.api.errors import ApiRoute
-from app.api.locale import PageLocale
+from app.api.locale import PageLocale, request_locale
 from app.api.origin import request_origin, same_site
 from app.api.routes.pages import templates
 from app.api.routes.session import new_device, set_session_cookie
 from app.api.signup_limits import charge, signup_limits
 from app.db import store
 from app.db.store.recovery_codes import recovery_code_owner
-from app.i18n.messages import N_, Text
+from app.i18n.messages import N_, Text, localize
 
 router = APIRouter(
     tags=["pages"], include_in_schema=False, route_class=ApiRoute, dependencies=[PageLocale]
@@ -41,7 +41,9 @@ NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 RECOVER_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
 """The recovery page's: no Referer to any other site (the code rides in the address), but its
 own form's POST keeps its ``Origin`` (a page with ``no-referrer`` posts ``Origin: null``)."""
-NOT_VALID = "that recovery code is not valid (a code works once, and a new one replaces it)"
+NOT_VALID = N_("that recovery code is not valid (a code works once, and a new one replaces it)")
+NOT_FROM_HERE = N_("sign in from this site's own recovery page")
+NO_CODE = N_("paste the code from your other device")
 MAX_CODE = 200
 
 
@@ -51,10 +53,13 @@ async def admin_page(request: Request) -> HTMLResponse:
 
 
 async def _page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+    """The recovery page; its refusal (``error``, a marked message) in the reader's language."""
     services = request.app.state.services
     async with services.sessionmaker() as session:
         me = await signed_in(request, session)
     context["me"] = None if me is None else me.player.name
+    if context.get("error"):
+        context["error"] = localize(context["error"], request_locale(request))
     return templates.TemplateResponse(
         request, "recover.html", context, status_code=status, headers=RECOVER_HEADERS
     )
@@ -85,11 +90,11 @@ async def recover_sign_in(request: Request, services: ServicesDep) -> Response:
     the page that posts is this site's own."""
     trust = services.settings.trust_proxy_headers
     if request_origin(request.headers) is None or not same_site(request.headers, trust):
-        return await _page(request, 403, error="sign in from this site's own recovery page")
+        return await _page(request, 403, error=NOT_FROM_HERE)
     body = (await request.body())[: 4 * MAX_CODE].decode("utf-8", "replace")
     code = (parse_qs(body).get("code") or [""])[0].strip()
     if not code:
-        return await _page(request, 422, error="paste the code from your other device")
+        return await _page(request, 422, error=NO_CODE)
     charge(request, signup_limits(request).recoveries, Text(N_("recovery-code attempts")))
     found = await services.writer.run(store.redeem_recovery_code, code, **new_device(request))
     if found is None:

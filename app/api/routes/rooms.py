@@ -26,12 +26,12 @@ from app.api.deps import (
 from app.api.errors import ApiRoute, errors
 from app.api.locale import PageLocale, request_locale
 from app.api.routes.pages import rules_href, templates
-from app.api.routes.tables import OPENED_TOO_MANY, opening
+from app.api.routes.tables import OPENED_TOO_MANY, opener_words, opening
 from app.api.schemas.bodies import RoomHostIn, RoomIn
 from app.api.schemas.rooms import PlayerRoomRow, RoomHost, RoomOpened, RoomView
 from app.core.security import same_secret
 from app.db import store
-from app.i18n.messages import N_
+from app.i18n.messages import N_, Text
 from app.rulebook.game_words import game_title
 from app.rulebook.option_words import table_words
 from app.runtime.rooms import Room
@@ -68,7 +68,7 @@ async def open_room(
         request,
         services,
         lambda max_open, per_hour: services.lobby.rooms.open(
-            name=body.name or f"{player.name}'s room",
+            name=body.name or opener_words(request, Text(N_("{name}'s room"), name=player.name)),
             game=body.game,
             options=body.options,
             host_id=player.id,

@@ -21,15 +21,15 @@ from fastapi.responses import HTMLResponse, Response
 from app.api.deps import SessionDep
 from app.api.download import attachment
 from app.api.errors import ApiRoute, errors, file_response
-from app.api.locale import PageLocale
+from app.api.locale import PageLocale, request_locale
 from app.api.routes.hands import ReaderDep
 from app.api.routes.pages import templates
 from app.api.routes.review_pages import missing
 from app.api.schemas.settle import Settlement
 from app.db.models import GameTable
 from app.db.store.rooms import StoredRoom, load_room
-from app.games.core.registry import GAME_MODULES, game_class
-from app.i18n.messages import N_, Text, said
+from app.i18n.locales import DEFAULT
+from app.i18n.messages import N_, Text, localize, said
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.nets import SpanNets, span_nets
@@ -42,6 +42,7 @@ from app.review.settle_words import (
     as_text,
     payment_line,
 )
+from app.rulebook.game_words import game_title
 
 router = APIRouter(tags=["review"], route_class=ApiRoute, responses=errors(401, 403, 404, 422))
 pages = APIRouter(
@@ -188,7 +189,8 @@ async def _room_tables(session: Any, reader: Reader, room_id: str) -> tuple[Stor
     raise HTTPException(403, N_("a room's settle-up is for the players who sat in it"))
 
 
-async def _settle(session: Any, reader: Reader, q: Asked) -> Settled:
+async def _settle(session: Any, reader: Reader, q: Asked, locale: str = DEFAULT) -> Settled:
+    """The settlement ``q`` asks for, its words in ``locale`` (the reader's)."""
     table = None
     room = None
     table_ids = None
@@ -211,38 +213,59 @@ async def _settle(session: Any, reader: Reader, q: Asked) -> Settled:
     payments = settle(found.nets)
     names = {p.id: p.name for p in found.parties}
     tables = {t: info.name for t, info in found.tables.items()}
-    apart = apart_lines(found.split, names, tables, q.value)
+    apart = apart_lines(found.split, names, tables, q.value, locale)
     text = as_text(
-        _title(table, q, room.name if room is not None else None),
+        _title(table, q, room.name if room is not None else None, locale),
         [(p.name, p.net) for p in found.parties],
         payments,
         names,
         q.value,
         apart,
+        locale,
     )
     return Settled(table, found, payments, names, text, apart, tables, room)
 
 
-def _title(table: GameTable | None, q: Asked, room: str | None = None) -> str:
+def _title(
+    table: GameTable | None, q: Asked, room: str | None = None, locale: str = DEFAULT
+) -> str:
+    """``Settling up, Friday (Greek 31): 2024-05-03 12:00 – 2024-05-04 03:10 (UTC)``, in
+    ``locale`` (the moments as ISO writes them, in every language)."""
     zone = ZoneInfo(q.tz)
     span = f"{q.since.astimezone(zone):%Y-%m-%d %H:%M} – {q.until.astimezone(zone):%Y-%m-%d %H:%M}"
-    where = f"{table.name} ({_game_title(table.game)})" if table is not None else "the group"
     if room is not None:
-        where = f"the room {room}"
-    return f"Settling up, {where}: {span} ({q.tz})"
+        title = Text(
+            N_("Settling up, the room {room}: {span} ({tz})"), room=room, span=span, tz=q.tz
+        )
+    elif table is not None:
+        title = Text(
+            N_("Settling up, {table} ({game}): {span} ({tz})"),
+            table=table.name,
+            game=_game_title(table.game, locale),
+            span=span,
+            tz=q.tz,
+        )
+    else:
+        title = Text(N_("Settling up, the group: {span} ({tz})"), span=span, tz=q.tz)
+    return str(localize(title, locale))
 
 
-def _game_title(game: str) -> str:
-    return game_class(game).title if game in GAME_MODULES else game
+def _game_title(game: str, locale: str) -> str:
+    """A game's title in ``locale`` (a game this server no longer has: its id)."""
+    return game_title(game, locale)
 
 
 @router.get("/api/settle", response_model=Settlement)
-async def settlement(session: SessionDep, reader: ReaderDep, q: AskedDep) -> dict[str, Any]:
+async def settlement(
+    request: Request, session: SessionDep, reader: ReaderDep, q: AskedDep
+) -> dict[str, Any]:
     """Each player's net over the span (the ledger's: docs/review.md, "One truth"), what of
     it is apart (the house, others, a pot: in words), and the fewest payments, person to
     person, that settle the rest (at most players − 1), with money when a chip value is
-    given."""
-    done = await _settle(session, reader, q)
+    given. The words (``text``, ``apart_text``, a payment's ``text``) are in the reader's
+    language."""
+    locale = request_locale(request)
+    done = await _settle(session, reader, q, locale)
     chosen = {p.id for p in done.nets.parties}
     money = q.value.of if q.value is not None else None
     return {
@@ -285,7 +308,7 @@ async def settlement(session: SessionDep, reader: ReaderDep, q: AskedDep) -> dic
                 "payee_name": done.names[p.payee],
                 "amount": p.amount,
                 "money": money(p.amount) if money else None,
-                "text": payment_line(p, done.names, q.value),
+                "text": payment_line(p, done.names, q.value, locale),
             }
             for p in done.payments
         ],
@@ -345,7 +368,7 @@ async def settle_page(
         {
             "table_id": table.id if table else "",
             "table_name": table.name if table else "",
-            "game_title": _game_title(table.game) if table else "",
+            "game_title": _game_title(table.game, request_locale(request)) if table else "",
             "around": around or "",
             "room_id": room.room_id if room else "",
             "room_name": room.name if room else "",

@@ -78,6 +78,12 @@ def _unprocessable(request: Request, field: str, message: str) -> JSONResponse:
     )
 
 
+def opener_words(request: Request, words: str) -> str:
+    """Words stored as they are read (a table's or a room's name when none is given), in the
+    opener's language: every reader sees them as the opener named it."""
+    return str(localize(words, request_locale(request)))
+
+
 OPENED_TOO_MANY: dict[int | str, dict[str, Any]] = {
     429: {
         "model": Error,
@@ -137,7 +143,7 @@ async def open_table(
         services,
         lambda max_open, per_hour: services.lobby.open_table(
             game=body.game,
-            name=body.name or f"{player.name}'s table",
+            name=body.name or opener_words(request, Text(N_("{name}'s table"), name=player.name)),
             options=body.options,
             created_by=player.id,
             private=body.private,

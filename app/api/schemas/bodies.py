@@ -10,21 +10,27 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.analysis.bots import DEFAULT_LEVEL, BotLevel
 from app.core.names import clean_player_name, refuse_invisible
+from app.i18n.messages import N_, Text
 
 NAME_PATTERN = re.compile(r"^[\w][\w .'\-]{0,23}$")
 
 
-def clean_name(value: str, *, what: str = "name") -> str:
+def clean_name(value: str, *, what: str = N_("name")) -> str:
     """A display name: 1 to 24 letters, digits, spaces and . ' - _ (any script); no markup,
-    no control characters. Whitespace is collapsed."""
+    no control characters. Whitespace is collapsed. ``what`` (a marked message) names it in
+    the refusals, worded in the reader's language."""
     name = " ".join(unicodedata.normalize("NFC", value).split())
     refuse_invisible(value, unicodedata.normalize("NFKC", name), what)
     if not name:
-        raise ValueError(f"{what} must not be empty")
+        raise ValueError(Text(N_("{what} must not be empty"), what=Text(what)))
     if len(name) > 24:
-        raise ValueError(f"{what} may be at most 24 characters")
+        raise ValueError(
+            Text(N_("{what} may be at most {most} characters"), what=Text(what), most=24)
+        )
     if not NAME_PATTERN.match(name):
-        raise ValueError(f"{what} may use letters, digits, spaces and . ' - _ only")
+        raise ValueError(
+            Text(N_("{what} may use letters, digits, spaces and . ' - _ only"), what=Text(what))
+        )
     return name
 
 
@@ -55,7 +61,7 @@ class TableIn(StrictBody):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        return clean_name(value, what="table name") if value.strip() else ""
+        return clean_name(value, what=N_("table name")) if value.strip() else ""
 
 
 class BotIn(StrictBody):
@@ -80,7 +86,7 @@ class RoomIn(TableIn):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        return clean_name(value, what="room name") if value.strip() else ""
+        return clean_name(value, what=N_("room name")) if value.strip() else ""
 
 
 class RoomHostIn(StrictBody):
