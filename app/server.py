@@ -47,6 +47,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.core.config import Settings
+from app.i18n.messages import N_
 from app.ops import collector, memory
 
 log = logging.getLogger("table31.server")
@@ -275,7 +276,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-RESTARTING = "The server is restarting; back shortly"
+RESTARTING = N_("The server is restarting; back shortly")
 """Why the sockets close when the served process is asked to stop."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 

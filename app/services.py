@@ -19,6 +19,7 @@ from app.db.types import AsyncEngine, AsyncSession, async_sessionmaker
 from app.db.writer.base import DatabaseWriter
 from app.db.writer.factory import make_writer
 from app.games.core.cards import SeedSource, csprng_seed
+from app.i18n.messages import N_
 from app.ops.exposition import server_registry
 from app.ops.metrics import Gauges
 from app.runtime.analyses import Analyses
@@ -147,7 +148,7 @@ class Services:
         await self.hosting.hand_over()
         await self.lobby.shutdown(reason)
 
-    async def stop(self, reason: str = "The server is shutting down") -> None:
+    async def stop(self, reason: str = N_("The server is shutting down")) -> None:
         """:meth:`drain` (unless a signal drained the lobby already), then the writer and the
         database connections end."""
         await self.guard.stop()

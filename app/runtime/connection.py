@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Coroutine, Generator
 from typing import Any, Protocol
 
 from app.i18n.locales import DEFAULT
+from app.i18n.messages import localize
 
 SEND_QUEUE_LIMIT = 256
 _ids = itertools.count(1)
@@ -82,6 +83,17 @@ class RateLimiter:
         return False
 
 
+CLOSE_REASON_BYTES = 120
+"""A close frame holds at most 123 bytes of reason (UTF-8); the words are cut to this."""
+
+
+def close_words(reason: str, locale: str) -> str:
+    """A close frame's reason worded in ``locale`` and cut to :data:`CLOSE_REASON_BYTES` of
+    UTF-8 at a character's end (a Greek letter takes two bytes)."""
+    words = str(localize(reason, locale)) if reason else ""
+    return words.encode()[:CLOSE_REASON_BYTES].decode("utf-8", "ignore")
+
+
 class Connection:
     """A connected client: its player (if any), its outgoing queue and, while a write waits
     for the socket, the task that finishes it and writes out the queue. Slotted, with a
@@ -134,12 +146,13 @@ class Connection:
         self.queue.append(text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close after the messages already queued have been sent."""
+        """Close after the messages already queued have been sent; ``reason`` (the table's
+        own words: a closed table's, a stopped one's) in the reader's language."""
         if self.closed:
             return
         self.closed = True
         self.close_code = code
-        self.close_reason = reason
+        self.close_reason = close_words(reason, self.locale)
         if self._task is None and not self._sink_closed:
             self._task = asyncio.get_running_loop().create_task(
                 self._pump(), name=f"conn-{self.id}"

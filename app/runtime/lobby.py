@@ -30,7 +30,7 @@ from app.games.core.accounts import is_seat
 from app.games.core.cards import SeedSource, csprng_seed
 from app.games.core.options import OptionError, parse_options
 from app.games.core.registry import game_class
-from app.i18n.messages import N_, Text
+from app.i18n.messages import N_, Plural, Text
 from app.ops.clock import SYSTEM_CLOCK, Clock, Every
 from app.ops.logs import error_line
 from app.ops.metrics import Metrics
@@ -366,6 +366,8 @@ class Lobby:
         notice = None
         if voided:
             why = self.hosting.why_restored(stored.table_id)
+            # the void hand's own reason as app/db/store/recovery.py marks it (a view words
+            # both alike, so the notice and the story's hand_void stay one line)
             notice = f"{why}: the hand in play was void, stakes returned."
         restored = actor.core.restore(
             seats=seats,
@@ -503,7 +505,12 @@ class Lobby:
         for table in due:
             if table.closed or table.lock.locked() or not self._empty(table):
                 continue  # someone came meanwhile, or the table is busy: the next sweep sees
-            reason = f"Nobody was at this table for {minutes:g} minutes: it closed"
+            reason = Plural(
+                "Nobody was at this table for {minutes} minute: it closed",
+                "Nobody was at this table for {minutes} minutes: it closed",
+                n=int(minutes) if float(minutes).is_integer() else 2,  # a fraction: "minutes"
+                minutes=f"{minutes:g}",
+            )
             try:
                 await table.shutdown(reason, close_table=True)
             except Exception as exc:  # the storage failed: the guard takes over
@@ -570,8 +577,10 @@ class Lobby:
         self._rebuilding.discard(table_id)
         if actor is not None:
             actor.notice(
-                "The server could not save for a while: the hand in play was void, "
-                "stakes returned. Play goes on from what was saved."
+                N_(
+                    "The server could not save for a while: the hand in play was void, "
+                    "stakes returned. Play goes on from what was saved."
+                )
             )
             log.info("table %s rebuilt from the database", table_id)
         elif old is not None and self.tables.get(table_id) is old:

@@ -102,9 +102,16 @@ def test_the_wait_for_ready_and_a_closed_table_in_the_pseudo_locale(
     expect(page.locator("#presence .btn-presence").first).to_be_visible()
     check(page, "waiting for Ready")
 
+    page.click("#host-panel button[data-focus=pause]")  # why: the server's words, worded
+    expect(page.locator("#banner")).to_contain_text("— ⟦")
+    check(page, "paused by the host")
+    page.click("#host-panel button[data-focus=resume]")
+    expect(page.locator("#banner")).to_be_hidden()
+
     page.click("#btn-close-table")  # a second click confirms
     check(page, "closing: the confirmation")
     page.click("#btn-close-table")
     expect(page.locator("#conn[data-state=closed]")).to_be_visible()
-    # the host's reason is the server's (the table's message, app/runtime: not converted here)
-    check(page, "a closed table", (".banner-message",))
+    # why it closed: the table's message, worded in the reader's language (app/runtime)
+    expect(page.locator("#banner .banner-message")).to_contain_text("⟦")
+    check(page, "a closed table")

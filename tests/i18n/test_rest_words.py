@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 import httpx
@@ -43,7 +43,7 @@ class Strict(BaseModel):
     needed: int
 
 
-class Level(str, Enum):
+class Level(StrEnum):
     RANDOM = "random"
     STEADY = "steady"
 

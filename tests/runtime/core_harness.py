@@ -30,6 +30,7 @@ class Viewer:
 
     player_id: str | None
     name: str | None = None
+    locale: str = "en"
     closed: bool = False
     close_code: int | None = None
     frames: list[dict[str, Any]] = field(default_factory=list)
@@ -144,8 +145,8 @@ class CoreTable:
         self.core.reserved[seat] = player_id
         self.step(self.core.take_seat, seat, player_id, name, buy_in, is_bot=bot)
 
-    def watch(self, player_id: str | None, name: str | None = None) -> Viewer:
-        viewer = Viewer(player_id, name)
+    def watch(self, player_id: str | None, name: str | None = None, locale: str = "en") -> Viewer:
+        viewer = Viewer(player_id, name, locale)
         self.step(self.core.join, viewer)
         return viewer
 

@@ -287,5 +287,5 @@ async def close_table(
                     names=", ".join(sorted(others)),
                 ),
             )
-    await table.shutdown("The player who opened this table closed it", close_table=True)
+    await table.shutdown(N_("The player who opened this table closed it"), close_table=True)
     return {"table_id": table_id, "status": "closed"}

@@ -20,10 +20,11 @@ from app.db.ledger import Movement
 from app.db.models import Account, GameTable, Hand, Player, Seat
 from app.db.store.hands import void_hands
 from app.db.store.host import record_host_action
+from app.i18n.messages import N_
 
-RESTARTED = "The server restarted: the hand in play was void, stakes returned."
+RESTARTED = N_("The server restarted: the hand in play was void, stakes returned.")
 """Why a hand still playing at a start-up is void (kept in its record, told in the story)."""
-MOVED = "The node serving this table stopped: the hand in play was void, stakes returned."
+MOVED = N_("The node serving this table stopped: the hand in play was void, stakes returned.")
 """Why a hand still playing when a node adopts its table is void (cluster mode)."""
 STORY_VOIDS = 5
 """The story a restart restores holds at most this many hands voided since the last finished

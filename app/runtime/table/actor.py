@@ -514,10 +514,10 @@ class TableActor:
     async def connect(self, conn: Connection) -> None:
         async with self._section():
             if self.moved is not None:  # cluster mode: another node serves it now
-                conn.close(MOVED_CLOSE, self.moved[:120])
+                conn.close(MOVED_CLOSE, self.moved)
                 return
             if self.core.suspended:
-                conn.close(UNAVAILABLE_CLOSE, (self.core.pause_reason or REBUILDING)[:120])
+                conn.close(UNAVAILABLE_CLOSE, self.core.pause_reason or REBUILDING)
                 return
             self._take(self.core.join(conn))
 

@@ -90,7 +90,7 @@ RUNTIME_PREFIX = "runtime_"
 snapshot)."""
 CLOCK_STRIKES = 2
 """Decisions in a row the clock may play for a person before they are sat out."""
-CLOCK_SAT_OUT = (
+CLOCK_SAT_OUT = N_(
     "The clock played for you twice in a row, so you are sitting out. Press I'm back to play again."
 )
 NOTICE_SECONDS = 15.0
@@ -98,7 +98,7 @@ NOTICE_SECONDS = 15.0
 restart the tables deal again before the players have reconnected to read it."""
 FIRST_DEAL_SECONDS = 0.3
 """The pause before a table's first hand (later ones wait ``NEXT_HAND_SECONDS``)."""
-RESTING = (
+RESTING = N_(
     "Nobody has been here for a while, so the bots have stopped dealing; they start again "
     "as soon as someone connects or sits down."
 )
@@ -499,7 +499,7 @@ class TableCore(HostAtTable):
 
     def _engine_failed(self, action: Action) -> None:
         log.exception("table %s hand %s: engine failed on %s", self.table_id, self.hand_id, action)
-        self._void_hand("the server hit an error; the hand is void and stakes returned")
+        self._void_hand(N_("the server hit an error; the hand is void and stakes returned"))
         self._changed()
 
     # ------------------------------------------------------------------ after every change

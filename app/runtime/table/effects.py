@@ -34,6 +34,11 @@ class Watcher(Protocol):
     @property
     def closed(self) -> bool: ...
 
+    @property
+    def locale(self) -> str:
+        """The reader's language: the table's own words are worded in it."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Job:
@@ -87,7 +92,7 @@ class Effects:
         self.frames.append((to, frame))
 
     def close(self, to: Watcher, code: int, reason: str) -> None:
-        self.closes.append((to, code, reason[:120]))
+        self.closes.append((to, code, reason))  # worded and cut by the connection
 
     def __bool__(self) -> bool:
         return bool(

@@ -194,7 +194,7 @@ class HostAtTable:
             out["requests"] = [r.public() for r in self.requests.values()]
         if player_id in self.requests:
             out["seat_request"] = "pending"
-            out["seat_request_message"] = "You asked to sit; the host has not answered yet."
+            out["seat_request_message"] = N_("You asked to sit; the host has not answered yet.")
         else:
             until = self.refused_until.get(player_id)
             if until is not None and until > self.clock():
@@ -345,7 +345,7 @@ class HostAtTable:
                 self.pending_options.update(changed)
                 detail["from_next_hand"] = True
                 self._fx.store(store.set_table_options, self.table_id, self.coming_options)
-                self.notice("The host changed the table's options: from the next hand.")
+                self.notice(N_("The host changed the table's options: from the next hand."))
             else:
                 self._apply_options(changed)
         elif kind == "approve" and seating is not None:
@@ -358,7 +358,7 @@ class HostAtTable:
         self._fx.store(store.table_host_acted, self.table_id, player_id, kind, detail)
         self._tell_host_event(f"host_{kind}", **detail)
         if kind == "close":
-            fx = self.shut_down("The table's host closed it", close_table=True)
+            fx = self.shut_down(N_("The table's host closed it"), close_table=True)
             return fx, None
         self._state_dirty = True
         self._changed()

@@ -3,7 +3,12 @@ where hidden cards are filtered) completed with what the table adds (docs/protoc
 view"), and the story's events it may see.
 
 What every watcher shares is built once per change (:class:`Shared`); the engine's views and
-the change's events once per distinct seat, each encoded once.
+the change's events once per distinct seat and reader's language, each encoded once.
+
+The table's own words (a notice, why it is paused, an asker's request, why a seat sits out,
+why a hand was void) are kept as the runtime marked them (app/i18n/messages.py) and worded
+in each watcher's language as its state is built (:func:`worded_table`,
+:func:`worded_events`): two friends at one table may read two languages.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.games.core.game import Game
+from app.i18n.locales import DEFAULT
+from app.i18n.messages import localize
 from app.runtime.protocol import encode
 from app.runtime.records import Away, SeatInfo
 from app.runtime.story import Story, for_viewer
@@ -123,17 +130,50 @@ def shared(core: TableCore) -> Shared:
     return Shared(seat_by_player, seat_extras, table_head, spectators)
 
 
+TABLE_WORDS = ("message", "pause_reason", "seat_request_message")
+"""The ``table`` block's fields the runtime words (a notice, why the table is paused, an
+asker's request): worded in the reader's language."""
+SEAT_WORDS = ("sitting_out_reason",)
+"""A seat's fields the runtime words (why the clock sat it out)."""
+EVENT_WORDS = frozenset({"hand_void", "sat_out"})
+"""The story's events whose ``reason`` the runtime words (a void hand's, a seat sat out)."""
+
+
+def _worded(text: Any, locale: str) -> Any:
+    return localize(text, locale) if isinstance(text, str) and text else text
+
+
+def worded_table(table: dict[str, Any], locale: str) -> None:
+    """The ``table`` block's runtime words in ``locale``, in place (a reason a person typed
+    is data: a catalog that does not know it leaves it as it is)."""
+    for key in TABLE_WORDS:
+        if table.get(key):
+            table[key] = _worded(table[key], locale)
+
+
+def worded_events(events: list[dict[str, Any]], locale: str) -> list[dict[str, Any]]:
+    """The events, each one whose ``reason`` the runtime words copied with it in ``locale``
+    (the others as they are: shared by every reader)."""
+    return [
+        {**event, "reason": _worded(event["reason"], locale)}
+        if event.get("kind") in EVENT_WORDS and event.get("reason")
+        else event
+        for event in events
+    ]
+
+
 def view(
     core: TableCore,
     common: Shared,
     seat: int | None,
     seen: dict[str, Any],
     person: str | None = None,
+    locale: str = DEFAULT,
 ) -> dict[str, Any]:
     """Complete the engine's view ``seen`` of ``seat`` with what the table adds
     (docs/protocol.md, "The view"): each seat's player, ``you``, ``legal``, the clock and the
     table; ``person``: a watcher whose view is their own (the host's, an asker's), else
-    None."""
+    None; the table's own words in ``locale``."""
     engine = core.engine
     extras = common.seat_extras
     if core.away:  # the seats sitting out, which the engine's view no longer has
@@ -145,7 +185,10 @@ def view(
         for entry in entries:
             extra = extras.get(entry.get("seat", -1))
             if extra is not None:
-                entry.update(extra)
+                entry.update(extra)  # the English again: the entry may be another reader's
+                for key in SEAT_WORDS:
+                    if entry.get(key):
+                        entry[key] = _worded(entry[key], locale)
     table = dict(common.table_head)
     playing = seat is not None and seat not in core.away
     table["can_top_up"] = seat is not None and playing and engine.can_top_up(seat)
@@ -160,6 +203,7 @@ def view(
     table["leave_cost"] = engine.leave_cost(seat) if seat is not None and playing else None
     table["spectators"] = common.spectators
     table.update(core.personal_table(person))
+    worded_table(table, locale)
     seen.update(
         table_id=core.table_id,
         game=core.game_cls.id,
@@ -180,22 +224,24 @@ def state_frame(
     seen: dict[str, Any],
     extra: dict[str, Any] | None = None,
     person: str | None = None,
+    locale: str = DEFAULT,
 ) -> str:
-    """One watcher's ``state`` message, encoded."""
+    """One watcher's ``state`` message, encoded, the table's words in ``locale``."""
     message: dict[str, Any] = {
         "type": "state",
         "version": core.version,
-        "view": view(core, common, seat, seen, person),
+        "view": view(core, common, seat, seen, person, locale),
     }
     if extra:
         message.update(extra)
     return encode(message)
 
 
-def full_story(core: TableCore, seat: int | None) -> dict[str, Any]:
+def full_story(core: TableCore, seat: int | None, locale: str = DEFAULT) -> dict[str, Any]:
     """What a (re)connecting watcher gets beside its view: the recent story, filtered for the
-    player in ``seat`` (a spectator: None), and the last hand's result."""
-    recent = for_viewer(core.story.recent(), core.player_in(seat))
+    player in ``seat`` (a spectator: None), its words in ``locale``, and the last hand's
+    result."""
+    recent = worded_events(for_viewer(core.story.recent(), core.player_in(seat)), locale)
     return {"story": recent, "result": core.story.result}
 
 
@@ -206,7 +252,9 @@ def send_state(core: TableCore, fx: Effects, watcher: Watcher) -> None:
     core.told.add(watcher)
     seen = core.engine.view(None if seat in core.away else seat)
     person = watcher.player_id if core.personal(watcher.player_id) else None
-    fx.send(watcher, state_frame(core, common, seat, seen, full_story(core, seat), person))
+    locale = watcher.locale
+    story = full_story(core, seat, locale)
+    fx.send(watcher, state_frame(core, common, seat, seen, story, person, locale))
 
 
 def broadcast(core: TableCore, fx: Effects) -> None:
@@ -226,32 +274,35 @@ def broadcast(core: TableCore, fx: Effects) -> None:
     views = core.engine.views([s for s in wanted if s not in core.away])
     for away in core.away.keys() & wanted.keys():
         views[away] = core.engine.view(None)
-    # the host's view and an asker's are their own: keyed by (seat, person)
+    # the host's view and an asker's are their own: keyed by (seat, person), and by the
+    # reader's language
     keyed = [
         (w, seat, w.player_id if core.personal(w.player_id) else None) for w, seat in recipients
     ]
     extra: dict[str, Any] = {}
     if ended:
         extra["result"] = core.story.result
-    texts: dict[tuple[int | None, str | None], str] = {}
-    full: dict[tuple[int | None, str | None], str] = {}
+    texts: dict[tuple[int | None, str | None, str], str] = {}
+    full: dict[tuple[int | None, str | None, str], str] = {}
     for watcher, seat, person in keyed:
-        key = (seat, person)
+        locale = watcher.locale
+        key = (seat, person, locale)
         if watcher in told:
             text = texts.get(key)
             if text is None:
                 own = dict(extra)
                 if fresh:
-                    own["events"] = for_viewer(fresh, core.player_in(seat))
+                    own["events"] = worded_events(for_viewer(fresh, core.player_in(seat)), locale)
                 # each engine view is completed in place: a copy for each person's own
                 seen = views[seat] if person is None else copy.deepcopy(views[seat])
-                text = texts[key] = state_frame(core, common, seat, seen, own, person)
+                text = texts[key] = state_frame(core, common, seat, seen, own, person, locale)
             fx.send(watcher, text)
             continue
         text = full.get(key)
         if text is None:
             seen = views[seat] if person is None else copy.deepcopy(views[seat])
-            text = full[key] = state_frame(core, common, seat, seen, full_story(core, seat), person)
+            story = full_story(core, seat, locale)
+            text = full[key] = state_frame(core, common, seat, seen, story, person, locale)
         told.add(watcher)
         fx.send(watcher, text)
 
