@@ -10,7 +10,7 @@
 // The action sent is {kind, param: value, ...} with exactly the template's params.
 import { cardEl, cardLabel, cardText, isCardCode } from "./cards.js";
 import { chips, h, humanize } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, t, tc } from "./i18n.js";
 import { chipsInWords, codeWords } from "./words.js";
 
 // the games' own words (knock, prison…) are marked like the rest: the translators keep them or
@@ -26,7 +26,7 @@ export const KIND_LABELS = {
 
 /** A param's name (a view's key: "amount", "cards") in words. */
 const PARAM_WORDS = {
-  amount: t("Amount"), stake: t("Stake"), cards: t("Cards"), position: t("Position"), chance: t("Chance"),
+  amount: t("Amount"), stake: tc("noun", "Stake"), cards: t("Cards"), position: t("Position"), chance: t("Chance"),
   conceal: t("Conceal"), pattern: t("Pattern"), source: t("Source"), to: t("To"),
 };
 

@@ -3,7 +3,7 @@
 // words they use everywhere else: a card as "10♥", a seat by its player's name, "1 chip", a key
 // as words. tests/browser/test_wording_browser.py walks every event of every game through them.
 import { cardText } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tc } from "./i18n.js";
 
 const CARD_CODE = /\b(?:[2-9TJQKA][SHDC]|XX)\b/g;
 const SEAT = /\b([Ss])eat (\d+)('s)?/g;
@@ -66,14 +66,15 @@ const CODE_WORDS = {
   playing: t("Playing"),
   players: t("Players"),
   dealer: t("Dealer"),
-  double: t("Double"),
-  draw: t("Draw"),
-  deal: t("Deal"),
+  // a phase's name, where a button says the same English as a verb (controls.js)
+  double: tc("phase", "Double"),
+  draw: tc("phase", "Draw"),
+  deal: tc("phase", "Deal"),
   dealing: t("Dealing"),
-  cut: t("Cut"),
+  cut: tc("phase", "Cut"),
   cover: t("Cover"),
   close: t("Close"),
-  discard: t("Discard"),
+  discard: tc("phase", "Discard"),
   stand: t("Stand"),
   fold: t("Fold"),
   settled: t("Settled"),
@@ -92,7 +93,7 @@ const CODE_WORDS = {
   // a hand's status
   deciding: t("Deciding"),
   folded: t("Folded"),
-  bet: t("Bet"),
+  bet: tc("hand status", "Bet"), // has bet (the button "Bet" is a verb)
   refused: t("Refused"),
   stood: t("Stood"),
   standing: t("Standing"),
