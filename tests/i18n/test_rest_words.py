@@ -23,7 +23,8 @@ from app.i18n.negotiate import LANG_COOKIE
 from app.review.nets import split
 from app.review.settle import Payment
 from app.review.settle_words import ChipValue, apart_lines, as_text, chips, payment_line
-from tests.conftest import LiveServer
+from app.runtime.table.host_at_table import HOST_PAUSED
+from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.i18n.conftest import Entries
 
 Install = Callable[[Entries], None]
@@ -215,6 +216,34 @@ async def test_a_default_name_is_in_the_openers_language(live: LiveServer, frenc
         assert (await english.post("/api/session", json={"name": "Ben"})).status_code == 200
         table = await english.post("/api/tables", json={"game": "greek-31"})
         assert table.json()["name"] == "Ben's table"
+
+
+async def test_the_hosts_list_words_the_servers_pause_reason(
+    live: LiveServer, french: Install
+) -> None:
+    """The host's page lists why a table is paused: the server's words in the reader's
+    language, a reason the host typed as it was typed."""
+    french({HOST_PAUSED: "L'hôte a mis la table en pause."})
+    site = {"origin": live.base_url}
+    async with httpx.AsyncClient(base_url=live.base_url, headers=site, timeout=10) as ada:
+        assert (await ada.post("/api/session", json={"name": "Ada"})).status_code == 200
+        paused = (await ada.post("/api/tables", json={"game": "greek-31"})).json()["table_id"]
+        typed = (await ada.post("/api/tables", json={"game": "greek-31"})).json()["table_id"]
+    table = live.services.lobby.get(paused)
+    assert table is not None
+    await table.pause(HOST_PAUSED)  # as the host at the table pauses it
+    host = {**site, "authorization": f"Bearer {ADMIN_TOKEN}"}
+    async with httpx.AsyncClient(
+        base_url=live.base_url, headers=host, cookies={LANG_COOKIE: "fr"}, timeout=10
+    ) as client:
+        typing = await client.post(f"/api/admin/tables/{typed}/pause", json={"reason": "dîner"})
+        assert typing.status_code == 200
+        rows = {row["table_id"]: row for row in (await client.get("/api/admin/tables")).json()}
+        assert rows[paused]["pause_reason"] == "L'hôte a mis la table en pause."
+        assert rows[typed]["pause_reason"] == "dîner"
+    async with httpx.AsyncClient(base_url=live.base_url, headers=host, timeout=10) as english:
+        rows = {row["table_id"]: row for row in (await english.get("/api/admin/tables")).json()}
+        assert rows[paused]["pause_reason"] == HOST_PAUSED
 
 
 # ------------------------------------------------------------------ settling up

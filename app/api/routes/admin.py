@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import Field
 
 from app.analysis.bots import DEFAULT_LEVEL
 from app.api.deps import HostDep, ServicesDep
 from app.api.errors import ApiRoute, errors
+from app.api.locale import request_locale
 from app.api.schemas import BotIn, StrictBody
 from app.api.schemas.base import Reply
 from app.api.schemas.host import (
@@ -36,7 +37,7 @@ from app.db.devices import aware
 from app.db.ledger import InsufficientFunds
 from app.db.store import host_lists
 from app.db.store.rooms import StoredRoom
-from app.i18n.messages import N_, Text, said
+from app.i18n.messages import N_, Text, localize, said
 from app.runtime.table.actor import TableActor
 from app.services import Services
 
@@ -186,10 +187,18 @@ async def grant_or_take(player_id: str, body: ChipsIn, services: ServicesDep) ->
 
 
 @router.get("/tables", response_model=list[TableSummary])
-async def tables(services: ServicesDep) -> list[dict[str, Any]]:
+async def tables(request: Request, services: ServicesDep) -> list[dict[str, Any]]:
     """Every open table, private ones included, with invite links (and the seats leaving).
-    Those served elsewhere too (every node's, in a cluster: app/runtime/hosting.py)."""
-    return services.lobby.host_rows()
+    Those served elsewhere too (every node's, in a cluster: app/runtime/hosting.py). Why a
+    table is paused in the reader's language when the server gave the reason (one the host
+    typed as it was typed)."""
+    locale = request_locale(request)
+    return [
+        {**row, "pause_reason": localize(row["pause_reason"], locale)}
+        if row.get("pause_reason")
+        else row
+        for row in services.lobby.host_rows()
+    ]
 
 
 @router.post("/tables/{table_id}/pause", response_model=TableSummary)
