@@ -79,14 +79,15 @@ def serve() -> int:
     back) and close every socket with a reason (app/server.py, :func:`drain_first`), stop
     accepting, flush the database queue (the app's lifespan)."""
     import asyncio
+    import gc
     import signal
 
-    import uvicorn
-
+    # Off until the app has started (app/ops/collector.py, settle_after_start: one full
+    # collection, then what start-up built is frozen). What the imports build lives as long
+    # as the process, yet CPython walked it again and again while they ran: a sixth of the
+    # start's CPU, paid by every server (and the test suite starts hundreds).
+    gc.disable()
     from app.core.config import get_settings, with_host_token
-    from app.main import create_app
-    from app.ops import logs
-    from app.server import listening_socket, raise_open_file_limit, uvicorn_config
 
     try:
         settings = get_settings()
@@ -97,6 +98,8 @@ def serve() -> int:
     if problem:
         print(f"table31: cannot start: {problem}", file=sys.stderr)
         return 2
+    from app.server import listening_socket, raise_open_file_limit, uvicorn_config
+
     try:
         # bound now: a port in use is refused before any table is recovered (uvicorn binds
         # a port it is given only after the app's start-up)
@@ -108,6 +111,12 @@ def serve() -> int:
             file=sys.stderr,
         )
         return 2
+    # the app itself only now: a start refused above is told in a fraction of the time
+    import uvicorn
+
+    from app.main import create_app
+    from app.ops import logs
+
     logs.configure(json_lines=settings.log_format == "json")
     settings, token_file = with_host_token(settings)
     shown = "localhost" if settings.host in ("0.0.0.0", "::", "") else settings.host

@@ -7,6 +7,7 @@ import functools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -15,7 +16,12 @@ from starlette.routing import BaseRoute
 
 from app.api import ws
 from app.api.deps import COOKIE
-from app.api.errors import RuleRefusal, http_error_response, rule_refusal_response
+from app.api.errors import (
+    RuleRefusal,
+    http_error_response,
+    refusal_schemas,
+    rule_refusal_response,
+)
 from app.api.middleware import (
     BodyLimit,
     CookieWritesNeedOrigin,
@@ -68,6 +74,17 @@ ROUTERS = (
 )
 
 
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """``/openapi.json``: FastAPI's document, with the schemas its refusals refer to
+    (app/api/errors.py, :func:`~app.api.errors.refusal`), made once."""
+    document = app.openapi_schema
+    if document is None:
+        document = FastAPI.openapi(app)  # which keeps it as app.openapi_schema
+        schemas = {**document.get("components", {}).get("schemas", {}), **refusal_schemas()}
+        document.setdefault("components", {})["schemas"] = dict(sorted(schemas.items()))
+    return document
+
+
 @functools.cache
 def _included_routes() -> tuple[BaseRoute, ...]:
     """The routers included once for every app this process makes. FastAPI builds an
@@ -103,6 +120,7 @@ def create_app(
             await services.stop()
 
     app = FastAPI(title="Table 31", version="0.1.0", lifespan=lifespan)
+    app.openapi = functools.partial(openapi_document, app)  # type: ignore[method-assign]
     app.state.services = services
     app.router.routes.extend(_included_routes())
     # The table socket on the app itself, not through an included router: each of thousands

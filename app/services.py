@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 
 from prometheus_client import CollectorRegistry
 
-from app.cluster.hosting import AloneOnPostgreSQL, ClusterHosting
-from app.cluster.house import ClusterHouse
 from app.core.config import Settings
 from app.db import store
 from app.db.session import make_engine, make_sessionmaker
@@ -96,12 +94,20 @@ class Services:
             log.warning("ADMIN_TOKEN is not set; this run's host token is: %s", admin_token)
         lobby = Lobby(writer, settings, seeds)
         # where the tables are served, and the house they share: the single process's
-        # (the lobby's own), unless this process is one node of a cluster (app/cluster/)
+        # (the lobby's own), unless this process is one node of a cluster (app/cluster/).
+        # The cluster's code is imported only then: it brings Redis's and httpx's clients
+        # (and httpx its command line's Rich, Pygments and Click), a tenth of the imports
+        # of a server on SQLite, which never uses them.
         if settings.cluster:
+            from app.cluster.hosting import ClusterHosting
+            from app.cluster.house import ClusterHouse
+
             # each table risks what it reserved of the house (in PostgreSQL)
             lobby.house = ClusterHouse(writer, lobby.tables)
             lobby.hosting = ClusterHosting(settings, sessionmaker, lobby)
         elif not settings.is_sqlite:  # a database a cluster may have used
+            from app.cluster.hosting import AloneOnPostgreSQL
+
             lobby.hosting = AloneOnPostgreSQL(writer, settings.advertised_address)
         limits = AddressLimits(
             settings.max_connections_per_address,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import os
 import shutil
 import socket
@@ -93,6 +94,22 @@ def pytest_configure(config: pytest.Config) -> None:
             f"NOTICE: PostgreSQL at {url} is not reachable: skipping the PostgreSQL pass.",
             returncode=0,
         )
+    gc.disable()  # until the suite is collected: pytest_collection, below
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Iterator[object]:
+    """The suite is collected with the collector off, and what the collection built is then
+    frozen (as the server does with what its start built, app/ops/collector.py). Every xdist
+    worker collects the whole suite: the test modules, the app they import, schemathesis's
+    cases; some 750,000 objects that live as long as the worker, which CPython's collections
+    walked again and again while they were built (a third of a worker's collection CPU) and
+    every full collection of the run walked once more."""
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 # ---------------------------------------------------------------------- the longest files first

@@ -38,11 +38,15 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from fastapi import HTTPException
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.constants import REF_TEMPLATE
+from fastapi.openapi.models import Schema
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import BaseModel, Field
+from pydantic.json_schema import models_json_schema
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -140,12 +144,45 @@ WHEN: dict[int, str] = {
 }
 
 
+REFUSALS = (Error, ValidationFailed)
+"""The bodies of the refusals: their schemas are the document's once (:func:`refusal_schemas`)."""
+
+
+def refusal(model: type[BaseModel], description: str) -> dict[str, Any]:
+    """One refusal in a route's OpenAPI ``responses``: its description, and its body's schema
+    as a reference to ``model``'s, one of :data:`REFUSALS`.
+
+    Not as the entry's ``model``: for each model named so, FastAPI builds a validator and a
+    serializer, for every route, and again for every route when the app serves its first
+    requests; the routes list some 450 refusals, and those builds were a tenth of the CPU
+    of a server's start. The document is the same (tests/api/test_response_models.py)."""
+    assert model in REFUSALS, model
+    schema = {"$ref": REF_TEMPLATE.format(model=model.__name__)}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` for these refusals, each with its body's schema."""
     return {
-        status: {"model": ValidationFailed if status == 422 else Error, "description": WHEN[status]}
+        status: refusal(ValidationFailed if status == 422 else Error, WHEN[status])
         for status in statuses
     }
+
+
+def refusal_schemas() -> dict[str, Any]:
+    """The schemas of :data:`REFUSALS` (and of what they hold), written as FastAPI writes
+    those of the models it is given (fastapi/openapi/utils.py): a description ends at a form
+    feed, and each is read as OpenAPI's schema then written without its nulls. What the
+    refusals' references point at."""
+    _, document = models_json_schema(
+        [(model, "serialization") for model in REFUSALS], ref_template=REF_TEMPLATE
+    )
+    schemas: dict[str, Any] = {}
+    for name, schema in document["$defs"].items():
+        if "description" in schema:
+            schema["description"] = schema["description"].split("\f")[0]
+        schemas[name] = jsonable_encoder(Schema(**schema), by_alias=True, exclude_none=True)
+    return schemas
 
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})

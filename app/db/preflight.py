@@ -11,12 +11,14 @@ its own, empty one).
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, make_url
+from sqlalchemy import URL, Connection, inspect, make_url, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -84,17 +86,47 @@ def _where(parsed: URL) -> str:
     return f"PostgreSQL database {parsed.database!r} at {host}{port}"
 
 
-def code_heads() -> set[str]:
-    """The migrations this code needs the database to be at (Alembic's heads)."""
-    from alembic.script import ScriptDirectory
+def code_heads(migrations: Path = MIGRATIONS) -> set[str]:
+    """The migrations this code needs the database to be at: Alembic's heads, the revisions
+    no other revision follows, read from each migration's ``revision`` and ``down_revision``.
+    Not through Alembic, whose import (Mako, Pygments) cost every server's start a tenth of
+    its CPU; tests/db/test_migrations.py holds the two to the same answer."""
+    revisions: set[str] = set()
+    followed: set[str] = set()
+    for path in (migrations / "versions").glob("*.py"):
+        names = _assigned(ast.parse(path.read_text(), str(path)))
+        if isinstance(names.get("revision"), str):
+            revisions.add(names["revision"])
+            down = names.get("down_revision")
+            followed.update([down] if isinstance(down, str) else down or ())
+    return revisions - followed
 
-    return set(ScriptDirectory(str(MIGRATIONS)).get_heads())
+
+def _assigned(module: ast.Module) -> dict[str, Any]:
+    """A module's top-level names assigned a literal (``revision: str = "0014"``)."""
+    found: dict[str, Any] = {}
+    for statement in module.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            with contextlib.suppress(ValueError):
+                found[target.id] = ast.literal_eval(value)
+    return found
 
 
-def _database_heads(connection: Any) -> set[str]:
-    from alembic.runtime.migration import MigrationContext
+VERSION_TABLE = "alembic_version"
+"""Where Alembic keeps the revisions a database is at (migrations/env.py keeps its default)."""
 
-    return set(MigrationContext.configure(connection).get_current_heads())
+
+def _database_heads(connection: Connection) -> set[str]:
+    """The revisions the database is at; none if it was never migrated (no version table)."""
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return set()
+    return set(connection.scalars(text(f"SELECT version_num FROM {VERSION_TABLE}")))
 
 
 async def check_database(url: str) -> None:

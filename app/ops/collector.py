@@ -11,7 +11,10 @@ size again (docs/performance.md, §9). The policy here:
 
 * **Start-up is frozen.** ``gc.freeze()`` moves everything alive once the app has started
   (modules, the app, the recovered tables) into the permanent generation, which no
-  collection walks.
+  collection walks. Until then the collector is off (``python -m app serve`` turns it off
+  first thing): what the imports build lives as long as the process, and the collections
+  that walked it again and again while they ran cost a sixth of a start's CPU; one full
+  collection before the freeze finds what start-up left.
 * **Survivors are frozen too.** After every young collection, what survived it is frozen
   (:meth:`Collector.on_collection`). A young collection then walks only the objects born
   since the one before, and nothing ever reaches the old generation, so CPython's own full
@@ -171,7 +174,8 @@ COLLECTOR = Collector()
 
 
 def settle_after_start() -> None:
-    """Freeze what start-up built, raise the young threshold, and start timing pauses.
+    """Freeze what start-up built, raise the young threshold, start timing pauses, and turn
+    the collector on (``python -m app serve`` starts with it off: app/__main__.py).
     Idempotent: every app built in one process (the tests build many) may call it."""
     gc.collect()
     gc.freeze()
@@ -179,3 +183,4 @@ def settle_after_start() -> None:
     gc.set_threshold(GEN0_THRESHOLD, gen1, gen2)
     if PAUSES not in gc.callbacks:
         gc.callbacks.append(PAUSES)
+    gc.enable()

@@ -15,7 +15,7 @@ from pydantic import BaseModel, TypeAdapter
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
 
-from app.api.errors import ApiRoute
+from app.api.errors import ApiRoute, Error, ValidationFailed
 from app.api.schemas.tables import SeatSummary
 from app.main import create_app
 from tests.client import Player
@@ -92,6 +92,38 @@ def test_the_document_gives_every_answer_a_schema() -> None:
                         path,
                         schema,
                     )
+
+
+def references(node: object) -> Iterator[str]:
+    """Every ``$ref`` in a part of the document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                yield value
+            else:
+                yield from references(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from references(value)
+
+
+def test_every_refusal_refers_to_its_schema_as_fastapi_writes_it() -> None:
+    """The routes' refusals refer to Error's and ValidationFailed's schemas rather than name
+    them as models (app/api/errors.py, :func:`~app.api.errors.refusal`): every reference
+    points into the document, and those schemas are what FastAPI writes for the models."""
+    schemas = DOCUMENT["components"]["schemas"]
+    named = set(references(DOCUMENT))
+    assert "#/components/schemas/Error" in named
+    assert "#/components/schemas/ValidationFailed" in named
+    assert {ref.removeprefix("#/components/schemas/") for ref in named} <= set(schemas)
+    as_models = FastAPI()
+    as_models.get("/", responses={404: {"model": Error}, 422: {"model": ValidationFailed}})(
+        lambda: None
+    )
+    fastapis = as_models.openapi()["components"]["schemas"]
+    for name in ("Error", "ValidationFailed", "Problem", "ErrorCode"):
+        assert schemas[name] == fastapis[name], name
+        assert list(schemas[name]) == list(fastapis[name]), name  # in its order too
 
 
 async def test_an_answer_keeps_exactly_the_keys_the_route_set() -> None:

@@ -1,18 +1,23 @@
 """Fixtures for the Playwright tests: the real app in a real uvicorn server, and Chromium.
 
 The server runs as ``python -m app serve`` in a subprocess on a free port, with a fresh SQLite
-database migrated by ``alembic upgrade head`` (tests run the migrations). Chromium is
-the system's ``/usr/bin/chromium``; when it is missing every browser test is skipped with a notice
-(``playwright install`` is never called).
+database: a copy of one migrated by ``alembic upgrade head`` once per worker (tests run the
+migrations; Alembic in a process of its own for each server cost two seconds of CPU a server).
+Chromium is the system's ``/usr/bin/chromium``; when it is missing every browser test is skipped
+with a notice (``playwright install`` is never called).
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -85,6 +92,17 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], log_path: Path) -
     raise RuntimeError(f"the server did not answer within {STARTUP_PATIENCE:.0f} s:\n{tail}")
 
 
+@functools.cache
+def migrated_template() -> Path:
+    """An SQLite database migrated by ``alembic upgrade head`` (in this process, as
+    tests/conftest.py's template), once per worker: each server's database is a copy."""
+    folder = Path(tempfile.mkdtemp(prefix="table31-browser-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "template.db"
+    migrate(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
 class ServedProcess:
     """``python -m app serve`` on a SQLite file of its own, migrated first: started, stopped
     and started again on the same address and database (the pages' sockets reconnect)."""
@@ -128,16 +146,7 @@ class ServedProcess:
         }
         self.env.pop("JOIN_CODE", None)
         self.process: subprocess.Popen[bytes] | None = None
-        migrated = subprocess.run(
-            [sys.executable, "-m", "alembic", "upgrade", "head"],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if migrated.returncode != 0:
-            raise RuntimeError(f"alembic upgrade head failed:\n{migrated.stderr[-3000:]}")
+        shutil.copy(migrated_template(), self.db_path)
 
     def start(self) -> None:
         with self.log_path.open("ab") as log:

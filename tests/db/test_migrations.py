@@ -131,3 +131,45 @@ def test_0014_adds_each_players_language_and_going_down_drops_it(tmp_path: Path)
     assert "language" not in columns
     assert db.execute("SELECT id FROM players").fetchall() == [("p-ada",)]
     db.close()
+
+
+MIGRATION = """
+revision = {revision!r}
+down_revision = {down!r}
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
+"""
+
+
+def _history(folder: Path, *revisions: tuple[str, object]) -> Path:
+    (folder / "versions").mkdir(parents=True)
+    for revision, down in revisions:
+        text = MIGRATION.format(revision=revision, down=down)
+        (folder / "versions" / f"{revision}_step.py").write_text(text)
+    return folder
+
+
+def test_the_servers_heads_are_alembics(tmp_path: Path) -> None:
+    """``python -m app serve`` finds the migrations it needs without Alembic (its import cost
+    every start a tenth of its CPU, app/db/preflight.py): the same heads as Alembic's, for
+    this code's migrations and for a history that branches and merges."""
+    from alembic.script import ScriptDirectory
+
+    from app.db.preflight import code_heads
+
+    assert code_heads() == set(ScriptDirectory(str(ROOT / "migrations")).get_heads())
+    branched = _history(tmp_path / "branched", ("a1", None), ("b2", "a1"), ("c2", "a1"))
+    merged = _history(
+        tmp_path / "merged", ("a1", None), ("b2", "a1"), ("c2", "a1"), ("d3", ("b2", "c2"))
+    )
+    for folder, heads in ((branched, {"b2", "c2"}), (merged, {"d3"})):
+        assert code_heads(folder) == heads
+        assert set(ScriptDirectory(str(folder)).get_heads()) == heads

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from app.analysis.bots import DEFAULT_LEVEL
 from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, is_host
-from app.api.errors import ApiRoute, Error, RuleRefusal, errors
+from app.api.errors import ApiRoute, Error, RuleRefusal, errors, refusal
 from app.api.locale import request_locale
 from app.api.schemas import BotIn, TableIn
 from app.api.schemas.bodies import StandUpIn
@@ -85,11 +85,11 @@ def opener_words(request: Request, words: str) -> str:
 
 
 OPENED_TOO_MANY: dict[int | str, dict[str, Any]] = {
-    429: {
-        "model": Error,
-        "description": "The player has opened MAX_TABLES_PER_HOUR tables in the last hour: the "
+    429: refusal(
+        Error,
+        "The player has opened MAX_TABLES_PER_HOUR tables in the last hour: the "
         "message says when they may open another (Retry-After, in seconds).",
-    }
+    )
 }
 
 

@@ -19,17 +19,23 @@ import pickle
 import signal
 import sys
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.db.writer.base import Result
-from app.db.writer.batch import write_batch
 from app.db.writer.wire import BYE, STOP
+
+if TYPE_CHECKING:
+    from app.db.writer.base import Result
 
 log = logging.getLogger("table31.writer")
 
 
 def child_main(fd: int, parent: int) -> None:
     """The writer process: read jobs, write them in batches, send results back."""
+    # The collector is off until what start-up built is frozen, below: SQLAlchemy, the
+    # models and the store live as long as the process, and the collections that walked them
+    # while they were imported cost a fifth of the process's start (app/ops/collector.py).
+    # So they are imported here, not at the top of this module, which runs first.
+    gc.disable()
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -38,12 +44,15 @@ def child_main(fd: int, parent: int) -> None:
         url, batch_limit = pickle.loads(pipe.recv_bytes())
     except EOFError:
         return
+    from app.db import store  # noqa: F401 - the jobs' modules (else the first batch's)
     from app.db.session import make_engine, make_sessionmaker
+    from app.db.writer.batch import write_batch  # noqa: F401 - _write's
 
     loop = asyncio.new_event_loop()
     engine = make_engine(url, inline=True)
     sessionmaker = make_sessionmaker(engine)
     gc.freeze()  # what the imports built is never walked again (app/ops/collector.py)
+    gc.enable()
     queued: collections.deque[tuple[int, bytes]] = collections.deque()
     stopping = False
     try:
@@ -78,6 +87,8 @@ async def _write(
     sessionmaker: Any, items: list[tuple[int, bytes]]
 ) -> tuple[list[tuple[int, bool, Any]], bool]:
     """Unpickle and write one batch; a job that does not unpickle fails alone."""
+    from app.db.writer.batch import write_batch  # imported by child_main, with the collector off
+
     ids: list[int] = []
     calls = []
     failed: list[tuple[int, bool, Any]] = []
