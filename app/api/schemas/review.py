@@ -38,6 +38,9 @@ class ReplayStep(Reply):
     by: str | None = Field(description="who acted for the seat when not its player")
     action: dict[str, Any] | None
     roster: str | None
+    amount: int | None = Field(
+        None, description="a change of the roster: the chips it brought (a sit, a top-up)"
+    )
     events: list[dict[str, Any]]
     view: dict[str, Any] = Field(description="the view then (docs/protocol/view.md)")
 
