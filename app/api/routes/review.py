@@ -12,12 +12,13 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from app.api.deps import ServicesDep, SessionDep
 from app.api.download import attachment
 from app.api.errors import ApiRoute, errors, file_response
+from app.api.locale import request_locale
 from app.api.routes import analysis, ledgers, review_pages, settle
 from app.api.routes.hands import ReaderDep
 from app.api.schemas.hands import HandPage
@@ -250,15 +251,17 @@ async def player_page_data(
     response_class=Response,
     responses=file_response("image/svg+xml", "The bankroll chart."),
 )
-async def player_chart(player_id: str, session: SessionDep, reader: ReaderDep) -> Response:
+async def player_chart(
+    player_id: str, request: Request, session: SessionDep, reader: ReaderDep
+) -> Response:
     """The bankroll over time, drawn by the server as SVG (without the private tables hidden
-    from the reader)."""
+    from the reader), its words in the reader's language."""
     access.check_signed_in(reader)
     card = await _player(session, player_id)
     hidden = await access.hidden_tables_of(session, player_id, reader)
     points = stats.thin(await stats.bankroll_points(session, player_id, hidden))
     return Response(
-        bankroll_svg(points, card["name"]),
+        bankroll_svg(points, card["name"], request_locale(request)),
         media_type="image/svg+xml",
         headers={"Cache-Control": "no-store"},
     )
