@@ -323,7 +323,8 @@ async function verifyShuffle() {
     fill(out,
       h("p", { class: `proof-status proof-${proof.status}`, "data-status": proof.status }, headline),
       h("ul", { class: "event-list" }, proof.checks.map((c) =>
-        h("li", { class: c.ok === false ? "delta-down" : "" }, c.ok === true ? "✓ " : c.ok === false ? "✗ " : "… ", h("strong", {}, c.check), ` — ${c.detail}`))),
+        h("li", { class: c.ok === false ? "delta-down" : "" }, c.ok === true ? "✓ " : c.ok === false ? "✗ " : "… ",
+          h("strong", {}, c.check_words || c.check), ` — ${c.detail_words || c.detail}`))),
       proof.shoes.filter((s) => s.revealed && s.order).map((s) =>
         h("details", { class: "shoe-order" },
           h("summary", {}, t("Shoe {commit}…: seed and deal order", { commit: s.commit.slice(0, 12) })),

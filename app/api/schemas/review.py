@@ -72,7 +72,9 @@ class Replay(Reply):
 class Check(Reply):
     check: str
     ok: bool | None = Field(description="null: cannot be told yet (the shoe's seed is kept)")
-    detail: str
+    detail: str = Field(description="what the check found, in English")
+    check_words: str = Field(description="the check's name in the reader's language")
+    detail_words: str = Field(description="what the check found, in the reader's language")
 
 
 class ShoeProof(Reply):
