@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from app.analysis import notes
 from app.analysis.figures import Z95, Figures, Option
 from app.analysis.position import Effort, Position, Verdict
 from app.games.core.accounts import POT, AccountKind, parse_account
@@ -89,13 +90,6 @@ def samples_for(effort: Effort, decision: int = 0) -> int:
 
 MAX_TURNS = 2_000
 """A simulated round longer than this is a bug in a model, not a round."""
-
-NOTE = (
-    "Estimated by simulation: the cards you could not see dealt afresh (a card you saw an "
-    "opponent take stays with them), the round played out by the steady bot for everyone, "
-    "you included, and the later rounds by a model of the match; win: your chance to win the "
-    "match; ev: the match's chips you can expect from now on, less your bets in front of you."
-)
 
 
 # --------------------------------------------------------------------------- cached scoring
@@ -865,7 +859,7 @@ class EnOgTrediveAnalyser:
         tallies = simulate(position.engine, position.seat, plays, samples, rng, narrow=narrow)
         return Verdict(
             [Option(play, tally.figures()) for play, tally in zip(plays, tallies, strict=True)],
-            NOTE,
+            notes.EN_OG_TREDIVE,
         )
 
 

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from app.analysis import notes
 from app.analysis.figures import Figures, Option, Tally, exact
 from app.analysis.position import Effort, Position, Verdict
 from app.games.core.actions import Action, action_fits
@@ -66,19 +67,6 @@ _INDEX = {r: i for i, r in enumerate(RANKS)}
 SHOWN_RANKS = (THIRTY_ONE, FOURTEEN, PAIR_OF_TWOS)
 """A dealer who stands on these shows every card (§2.6)."""
 
-NOTE_EXACT = (
-    "Exact: every order of the unseen cards (the last shuffle's cards not yet dealt, and the "
-    "dealer's concealed card: any that leaves an ordinary stand), your later draws played to "
-    "the most chips; ev in chips for the hand."
-)
-NOTE_STAKE = (
-    "Estimated by simulation: the unseen cards dealt afresh, the steady bot playing the "
-    "dealer and your later draws; one chip's result scaled to each stake; ev in chips."
-)
-NOTE_DEALER = (
-    "Estimated by simulation: the unseen cards dealt afresh, the steady bot playing your "
-    "later draws and every player's; ev in chips over every stake."
-)
 
 Counts = tuple[int, ...]
 Result = tuple[float, float, float, float]
@@ -559,7 +547,7 @@ class Greek31Analyser:
         options = [
             Option({"kind": kind}, _figures(results[kind], stake)) for kind in ("draw", "stand")
         ]
-        return Verdict(_with_chosen(options, position.chosen), NOTE_EXACT)
+        return Verdict(_with_chosen(options, position.chosen), notes.GREEK_31_EXACT)
 
     def _stake(self, position: Position, effort: Effort, rng: random.Random) -> Verdict:
         engine, seat = position.engine, position.seat
@@ -579,7 +567,7 @@ class Greek31Analyser:
             Option({"kind": "stake", "amount": amount}, one.scaled(amount))
             for amount in sorted(amounts)
         ]
-        return Verdict(_with_chosen(options, position.chosen), NOTE_STAKE)
+        return Verdict(_with_chosen(options, position.chosen), notes.GREEK_31_STAKE)
 
     def _dealer(self, position: Position, effort: Effort, rng: random.Random) -> Verdict:
         engine, seat = position.engine, position.seat
@@ -607,7 +595,7 @@ class Greek31Analyser:
         base = sim_from(engine, seat, dict(hand.stakes))
         tallies = simulate(base, seat, plays, effort.samples, rng)
         options = [Option(p, t.figures()) for p, t in zip(plays, tallies, strict=True)]
-        return Verdict(_with_chosen(options, position.chosen), NOTE_DEALER)
+        return Verdict(_with_chosen(options, position.chosen), notes.GREEK_31_DEALER)
 
 
 def _with_chosen(options: list[Option], chosen: Action | None) -> list[Option]:

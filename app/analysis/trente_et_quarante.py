@@ -58,6 +58,7 @@ from math import comb, factorial
 from operator import mul
 from typing import Any, cast
 
+from app.analysis import notes
 from app.analysis.figures import Figures, Option, exact
 from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, Verdict
 from app.analysis.rollout import chips_so_far
@@ -1017,13 +1018,8 @@ class TrenteEtQuaranteAnalyser:
                 stakes_of(game, seat), position.legal, position.chosen
             )
         ]
-        how = "exact" if chances.exact else "quick (the two rows taken as independent)"
-        return Verdict(
-            options,
-            f"The coup's chances {how} from the shoe's unseen cards; your stakes as the option "
-            "leaves them; at a 31 tie the better of sharing and prison; a stake in prison at "
-            "what it is expected to bring back, later coups dealt like this one.",
-        )
+        note = notes.TRENTE_ET_QUARANTE_WINDOW
+        return Verdict(options, note if chances.exact else notes.TRENTE_ET_QUARANTE_WINDOW_QUICK)
 
     def _un_apres(self, game: TrenteEtQuarante, position: Position, quick: bool) -> Verdict:
         seat = position.seat
@@ -1058,12 +1054,7 @@ class TrenteEtQuaranteAnalyser:
                 if chances is not None and not chances.exact:
                     figures = replace(figures, exact=False)
                 options.append(Option({"kind": kind, name: which}, figures))
-        return Verdict(
-            options,
-            "After a 31 tie: a stake shared comes back half; one in prison counts at what it "
-            "is expected to bring back, the next coup's chances from the cards left, later "
-            "coups dealt alike; your other choices the best.",
-        )
+        return Verdict(options, notes.TRENTE_ET_QUARANTE_UN_APRES)
 
 
 ANALYSER = TrenteEtQuaranteAnalyser()

@@ -64,6 +64,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from app.analysis import notes
 from app.analysis.figures import Figures, Option, Tally, exact
 from app.analysis.position import Effort, Position, Verdict
 from app.games.core.actions import Action, action_fits
@@ -657,16 +658,6 @@ FOLD = {"kind": "fold"}
 HIT = {"kind": "hit"}
 STAND = {"kind": "stand"}
 
-TURN_NOTE = (
-    "Exact over the unseen cards (the discard pile counted unseen); the banker draws to "
-    "{stands_on}; your later hits played at best; the players after you left out."
-)
-BET_NOTE = (
-    "Estimated by {samples} simulated rounds: the unseen cards dealt afresh, the others "
-    "betting and everyone hitting as the steady bot; a fold is exact."
-)
-BANK_NOTE = "Between hands: no chip of a hand depends on it; not analysed."
-
 
 def _chosen(options: list[Option], chosen: Action | None) -> list[Option]:
     """The options with the chosen action's own dict standing for its option."""
@@ -700,7 +691,7 @@ class TriantaEnaAnalyser:
         zero = exact(0.0, 1.0, 0.0, 0.0)
         options = [Option({"kind": kind}, zero) for kind in ("accept_bank", "decline_bank")]
         offered = [o for o in options if o.action["kind"] in kinds]
-        return Verdict(_chosen(offered, position.chosen), BANK_NOTE)
+        return Verdict(_chosen(offered, position.chosen), notes.TRIANTA_ENA_BANK)
 
     def turn(self, position: Position) -> Verdict:
         """Hit or stand (§1.5): exact (see the module's docstring)."""
@@ -722,7 +713,7 @@ class TriantaEnaAnalyser:
         if "hit" in kinds and found.hit is not None:
             options.append(Option(dict(HIT), _per_chip(found.hit, hand.stake)))
         options.append(Option(dict(STAND), _per_chip(found.stand, hand.stake)))
-        note = TURN_NOTE.format(stands_on=rules.stands_on)
+        note = notes.TRIANTA_ENA_TURN.format(stands_on=rules.stands_on)
         return Verdict(_chosen(options, position.chosen), note)
 
     def bet(self, position: Position, effort: Effort, rng: random.Random) -> Verdict:
@@ -737,7 +728,7 @@ class TriantaEnaAnalyser:
         found = bet_figures(table, sorted(amounts), effort.samples, rng)
         options = [Option(dict(FOLD), exact(0.0, 1.0, 0.0, 0.0))]
         options += [Option({"kind": "bet", "amount": a}, found[a]) for a in sorted(amounts)]
-        note = BET_NOTE.format(samples=effort.samples)
+        note = notes.TRIANTA_ENA_BET.format(samples=effort.samples)
         return Verdict(_chosen(options, position.chosen), note)
 
 

@@ -55,6 +55,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, cast
 
+from app.analysis import notes
 from app.analysis.figures import Figures, Option, Tally, exact
 from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, Verdict, cards_in
 from app.analysis.rollout import chips_so_far, net_of
@@ -951,8 +952,7 @@ class VingtUnAnalyser:
         by_amount = dict(zip(order, figures, strict=True))
         return Verdict(
             [Option({"kind": "stake", "amount": a}, by_amount[a]) for a in amounts],
-            "Estimated: the unseen cards dealt afresh and the hand played out by the steady "
-            "rule (the dealer doubling on an ace or a ten, drawing below 17); chips for the hand.",
+            notes.VINGT_UN_STAKE,
         )
 
     # the dealer's double (§3.5)
@@ -971,8 +971,7 @@ class VingtUnAnalyser:
         by_kind = dict(zip(order, figures, strict=True))
         return Verdict(
             [Option({"kind": k}, by_kind[k]) for k in kinds],
-            "Estimated: the players' cards dealt afresh and the hand played out by the steady "
-            "rule; the dealer's chips for the hand, over every player.",
+            notes.VINGT_UN_DOUBLE,
         )
 
     # the dealer's draw or stand (§3.9)
@@ -981,9 +980,7 @@ class VingtUnAnalyser:
         figures = simulate(game, position.seat, [{"kind": k} for k in kinds], effort.samples, rng)
         return Verdict(
             [Option({"kind": k}, f) for k, f in zip(kinds, figures, strict=True)],
-            "Estimated: the players' face-down cards dealt afresh (a standing hand not over 21, "
-            "a dealt one no natural), the dealer drawing below 17 afterwards; the dealer's chips "
-            "for the hand.",
+            notes.VINGT_UN_DEALER,
         )
 
     # a player's draw, stand or split (§3.7-3.8)
@@ -1018,16 +1015,13 @@ class VingtUnAnalyser:
             )
             by_amount = dict(zip(order, estimates, strict=True))
             options.extend(Option({"kind": "split", "amount": a}, by_amount[a]) for a in amounts)
-        note = (
-            "Draw and stand exact: the unseen cards enumerated, the dealer's two cards no "
-            "natural, the dealer drawing below 17, your later draws the best"
-            if is_exact
-            else "Draw and stand by enumeration, the dealer's odds approximated by the effects "
-            "of removal"
-        )
-        if split is not None:
-            note += "; a split estimated by playing the hand out by the steady rule"
-        return Verdict(options, note + "; chips for the hand.")
+        note = {
+            (True, False): notes.VINGT_UN_PLAYER_EXACT,
+            (True, True): notes.VINGT_UN_PLAYER_EXACT_SPLIT,
+            (False, False): notes.VINGT_UN_PLAYER_REMOVAL,
+            (False, True): notes.VINGT_UN_PLAYER_REMOVAL_SPLIT,
+        }[is_exact, split is not None]
+        return Verdict(options, note)
 
     def _player_estimated(
         self, game: VingtUn, position: Position, effort: Effort, rng: Any
@@ -1044,8 +1038,7 @@ class VingtUnAnalyser:
         figures = simulate(game, position.seat, actions, effort.samples, rng)
         return Verdict(
             [Option(a, f) for a, f in zip(actions, figures, strict=True)],
-            "Estimated (several hands left to play): the unseen cards dealt afresh, the dealer's "
-            "two cards no natural, the hands played out by the steady rule; chips for the hand.",
+            notes.VINGT_UN_PLAYER_ESTIMATED,
         )
 
 

@@ -1,6 +1,10 @@
 """The bankroll chart, drawn as SVG by the server (it renders with no network and
 no script). A line of the player's total chips over time, the area under it shaded, the
 highest and lowest values and the first and last dates written on the axes.
+
+Its words (the title, the description a screen reader reads, "1,000 chips") are the reader's
+language's, its numbers written as that language writes them (docs/i18n.md); the dates are
+written the same in every language (``2026-11-28 21:04``).
 """
 
 from __future__ import annotations
@@ -8,6 +12,9 @@ from __future__ import annotations
 from datetime import datetime
 from html import escape
 
+from app.i18n.catalogs import translations
+from app.i18n.formats import number
+from app.i18n.messages import N_
 from app.review.stats import Point
 
 WIDTH, HEIGHT = 720, 260
@@ -18,13 +25,18 @@ def _label(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
-def _chips(n: int) -> str:
-    return f"{n:,}"
+def bankroll_svg(points: list[Point], name: str, locale: str = "en") -> str:
+    """A self-contained SVG document (no external fonts, styles or scripts), its words in
+    ``locale``."""
+    catalog = translations(locale)
 
+    def figure(n: int) -> str:
+        return number(n, locale)
 
-def bankroll_svg(points: list[Point], name: str) -> str:
-    """A self-contained SVG document (no external fonts, styles or scripts)."""
-    title = escape(f"{name}: chips over time")
+    def chips_words(n: int) -> str:
+        return catalog.ngettext("{n} chip", "{n} chips", n).format(n=figure(n))
+
+    title = escape(catalog.gettext(N_("{name}: chips over time")).format(name=name))
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-labelledby="t d" '
@@ -39,12 +51,14 @@ def bankroll_svg(points: list[Point], name: str) -> str:
         f'stroke="#5d7d6c" stroke-width="1"/>'
     )
     if not points:
+        nothing_moved = catalog.gettext(N_("No chips have moved yet."))
+        no_hands = catalog.gettext(N_("No hands yet"))
         return (
             head
-            + '<desc id="d">No chips have moved yet.</desc>'
+            + f'<desc id="d">{escape(nothing_moved)}</desc>'
             + frame
             + f'<text x="{WIDTH / 2}" y="{HEIGHT / 2}" fill="#cfe3d6" text-anchor="middle">'
-            "No hands yet</text></svg>"
+            f"{escape(no_hands)}</text></svg>"
         )
     lowest = min(p.chips for p in points)
     highest = max(p.chips for p in points)
@@ -70,15 +84,27 @@ def bankroll_svg(points: list[Point], name: str) -> str:
     area = f"{coords[0][0]:.1f},{base:.1f} {line} {coords[-1][0]:.1f},{base:.1f}"
     last = points[-1]
     desc = escape(
-        f"From {_chips(points[0].chips)} chips on {_label(points[0].at)} to "
-        f"{_chips(last.chips)} on {_label(last.at)}; highest {_chips(highest)}, "
-        f"lowest {_chips(lowest)}; {len(points)} points."
+        catalog.ngettext(
+            "From {first} on {start} to {last} on {end}; highest {highest}, lowest {lowest};"
+            " {n} point.",
+            "From {first} on {start} to {last} on {end}; highest {highest}, lowest {lowest};"
+            " {n} points.",
+            len(points),
+        ).format(
+            first=chips_words(points[0].chips),
+            start=_label(points[0].at),
+            last=chips_words(last.chips),
+            end=_label(last.at),
+            highest=figure(highest),
+            lowest=figure(lowest),
+            n=figure(len(points)),
+        )
     )
     gridlines = "".join(
         f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{WIDTH - RIGHT}" y2="{y(v):.1f}" '
         f'stroke="#24503b" stroke-dasharray="3 4"/>'
         f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" fill="#cfe3d6" text-anchor="end">'
-        f"{_chips(v)}</text>"
+        f"{figure(v)}</text>"
         for v in sorted({lowest, highest, (lowest + highest) // 2})
     )
     return (
@@ -94,5 +120,5 @@ def bankroll_svg(points: list[Point], name: str) -> str:
         + f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 12}" fill="#cfe3d6" text-anchor="end">'
         f"{_label(last.at)}</text>"
         + f'<text x="{WIDTH - RIGHT}" y="{TOP - 8}" fill="#ffffff" text-anchor="end" '
-        f'font-weight="600">{_chips(last.chips)} chips</text>' + "</svg>"
+        f'font-weight="600">{escape(chips_words(last.chips))}</text>' + "</svg>"
     )

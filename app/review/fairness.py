@@ -19,6 +19,10 @@ shoe is retired (replaced by the next shuffle, or the table closed). Then anyone
 
 While a shoe the hand drew from is still in play its seed stays secret, and the proof says
 "not yet revealed". A record changed after the fact (a card, a seed, a stake) fails.
+
+Each check says what it found in a marked message (a :class:`~app.i18n.messages.Text`, its
+``str`` the English), which the API also words in the reader's language (docs/i18n.md); a
+check's name is a code, worded by :data:`CHECK_WORDS`.
 """
 
 from __future__ import annotations
@@ -31,9 +35,22 @@ from datetime import datetime
 from typing import Any
 
 from app.games.core.cards import Shuffle, commitment, shuffled
+from app.i18n.messages import N_, Plural, Text, said
 from app.review.replay import ReplayError, start
 
 VERIFIED, FAILED, NOT_YET_REVEALED = "verified", "failed", "not_yet_revealed"
+
+CHECK_WORDS = {
+    "record": N_("record"),
+    "commitment": N_("commitment"),
+    "deal order": N_("deal order"),
+    "continuity": N_("continuity"),
+    "cards dealt": N_("cards dealt"),
+    "settlement": N_("settlement"),
+    "shuffles": N_("shuffles"),
+    "reveal": N_("reveal"),
+}
+"""Each check's name (its code) in words, for the translators."""
 
 
 @dataclass
@@ -58,6 +75,7 @@ class Proof:
     shoes: list[dict[str, Any]] = field(default_factory=list)
 
     def check(self, name: str, ok: bool, detail: str) -> bool:
+        """Note a check (``detail``: a marked message, a :class:`Text` with values)."""
         self.checks.append({"check": name, "ok": ok, "detail": detail})
         if not ok:
             self.status = FAILED
@@ -141,37 +159,56 @@ def derive_stock(
         None,
     )
     if maker is None:
-        return None, f"the hand that shuffled shoe {commit[:12]}… is not in the table's history"
+        return None, Text(
+            N_("the hand that shuffled shoe {shoe}… is not in the table's history"),
+            shoe=commit[:12],
+        )
     stock: dict[str, Any] | None = None
     for j, rec in enumerate(earlier[maker:]):
         number = rec.get("number")
         private = copy.deepcopy(rec.get("private"))
         if not isinstance(private, dict) or "start_state" not in private:
-            return None, f"hand {number} has no full record"
+            return None, Text(N_("hand {number} has no full record"), number=number)
         if j == 0:
             seeds = []
             for made in (rec.get("shuffles") or {}).get("new") or []:
                 stored = shoes.get(made)
                 if stored is None:
-                    return None, f"hand {number} shuffled shoe {made[:12]}…, never published"
+                    return None, Text(
+                        N_("hand {number} shuffled shoe {shoe}…, never published"),
+                        number=number,
+                        shoe=made[:12],
+                    )
                 seeds.append(stored.seed)
             private["shuffle_seeds"] = seeds
         else:
             node = _stock_of(private["start_state"], commit)
             if node is None:
-                return None, f"hand {number} did not deal from shoe {commit[:12]}…"
+                return None, Text(
+                    N_("hand {number} did not deal from shoe {shoe}…"),
+                    number=number,
+                    shoe=commit[:12],
+                )
             node.clear()  # the stock as the hand before left it, not as this record says
             node.update(copy.deepcopy(stock or {}))
         try:
             replay = start({**rec, "private": private}).finish()
         except (ReplayError, ValueError) as err:
-            return None, f"hand {number} does not re-play: {err}"
+            why = said(err)
+            return None, Text(N_("hand {number} does not re-play: {why}"), number=number, why=why)
         node = _stock_of(replay.engine.snapshot(), commit)
         if node is None:
-            return None, f"re-played, hand {number} leaves no stock of shoe {commit[:12]}…"
+            return None, Text(
+                N_("re-played, hand {number} leaves no stock of shoe {shoe}…"),
+                number=number,
+                shoe=commit[:12],
+            )
         stock = copy.deepcopy(node)
     assert stock is not None
-    return list(stock["cards"]), f"{len(earlier) - maker} hand(s) re-played since its shuffle"
+    hands = len(earlier) - maker
+    return list(stock["cards"]), Plural(
+        "{n} hand re-played since its shuffle", "{n} hands re-played since its shuffle", n=hands
+    )
 
 
 def verify(
@@ -190,7 +227,7 @@ def verify(
     proof = Proof()
     private = record.get("private")
     if not isinstance(private, dict) or "start_state" not in private:
-        proof.check("record", False, "the hand has no full record (a void hand?)")
+        proof.check("record", False, N_("the hand has no full record (a void hand?)"))
         return proof
     starting = [s for s in shuffles_in(private["start_state"]) if s.get("shuffle")]
     made = list((record.get("shuffles") or {}).get("new") or [])
@@ -207,7 +244,11 @@ def verify(
         if str(shuffle.get("seed")) != stored.seed or list(shuffle.get("source") or []) != list(
             stored.source
         ):
-            proof.check("continuity", False, f"the stock at the start is not shoe {commit[:12]}…")
+            proof.check(
+                "continuity",
+                False,
+                Text(N_("the stock at the start is not shoe {shoe}…"), shoe=commit[:12]),
+            )
             continue
         order = shuffled(list(stored.source), bytes.fromhex(stored.seed))
         gathers = record.get("game") in GATHERING_GAMES
@@ -216,13 +257,20 @@ def verify(
             continue
         dealt = continuity(list(stock["cards"]), order, gathers=gathers)
         entry["dealt_before_hand"] = dealt
-        if proof.check(
-            "continuity",
-            dealt is not None,
-            f"the stock at the start of the hand continues shoe {commit[:12]}… after {dealt} cards"
+        found = (
+            Plural(
+                "the stock at the start of the hand continues shoe {shoe}… after {n} card",
+                "the stock at the start of the hand continues shoe {shoe}… after {n} cards",
+                n=dealt,
+                shoe=commit[:12],
+            )
             if dealt is not None
-            else f"the stock at the start of the hand does not continue shoe {commit[:12]}…",
-        ):
+            else Text(
+                N_("the stock at the start of the hand does not continue shoe {shoe}…"),
+                shoe=commit[:12],
+            )
+        )
+        if proof.check("continuity", dealt is not None, found):
             entry["gathered_under"] = len(stock["cards"]) - (len(order) - (dealt or 0))
     seeds: list[bytes] = []
     for commit in made:
@@ -241,8 +289,11 @@ def verify(
             {
                 "check": "reveal",
                 "ok": None,
-                "detail": f"{len(pending)} shoe(s) still in play: the seed is published when "
-                "the shoe is retired",
+                "detail": Plural(
+                    "{n} shoe still in play: the seed is published when the shoe is retired",
+                    "{n} shoes still in play: the seed is published when the shoe is retired",
+                    n=len(pending),
+                ),
             }
         )
         return proof
@@ -265,25 +316,30 @@ def _derived_continuity(
         proof.check(
             "continuity",
             False,
-            f"shoe {commit[:12]}…: the hands dealt from it before this one are needed",
+            Text(
+                N_("shoe {shoe}…: the hands dealt from it before this one are needed"),
+                shoe=commit[:12],
+            ),
         )
         return
     derived, how = derive_stock(commit, shoes, earlier)
     cards = list(stock["cards"])
     if derived is None:
-        proof.check("continuity", False, f"shoe {commit[:12]}…: {how}")
+        proof.check("continuity", False, Text(N_("shoe {shoe}…: {how}"), shoe=commit[:12], how=how))
         return
     ok = derived == cards
     dealt = continuity(cards, order, gathers=True) if ok else None
     entry["dealt_before_hand"] = dealt
-    if proof.check(
-        "continuity",
-        ok,
-        f"the stock at the start of the hand is the one shoe {commit[:12]}… was left as ({how})"
+    found = Text(
+        N_("the stock at the start of the hand is the one shoe {shoe}… was left as ({how})")
         if ok
-        else f"the stock at the start of the hand is NOT the one shoe {commit[:12]}… was "
-        f"left as ({how})",
-    ):
+        else N_(
+            "the stock at the start of the hand is NOT the one shoe {shoe}… was left as ({how})"
+        ),
+        shoe=commit[:12],
+        how=how,
+    )
+    if proof.check("continuity", ok, found):
         entry["gathered_under"] = len(cards) - (len(order) - (dealt or 0))
 
 
@@ -299,7 +355,9 @@ def _published(
     noted as pending (None for both)."""
     commit = entry["commit"]
     if stored is None:
-        proof.check("commitment", False, f"shoe {commit[:12]}… was never published")
+        proof.check(
+            "commitment", False, Text(N_("shoe {shoe}… was never published"), shoe=commit[:12])
+        )
         return None
     if not stored.revealed(table_closed):
         entry["revealed"] = False
@@ -315,15 +373,23 @@ def _check_shoe(proof: Proof, entry: dict[str, Any], stored: StoredShoe) -> None
     try:
         seed = bytes.fromhex(stored.seed)
     except ValueError:
-        proof.check("commitment", False, f"shoe {stored.commit[:12]}…: the seed is not hex")
+        proof.check(
+            "commitment",
+            False,
+            Text(N_("shoe {shoe}…: the seed is not hex"), shoe=stored.commit[:12]),
+        )
         return
     ok = len(seed) == 32 and commitment(seed) == stored.commit
     proof.check(
         "commitment",
         ok,
-        f"SHA-256(seed) = {commitment(seed)[:16]}… "
-        + ("is" if ok else "is NOT")
-        + f" the commitment {stored.commit[:16]}…",
+        Text(
+            N_("SHA-256(seed) = {digest}… is the commitment {commit}…")
+            if ok
+            else N_("SHA-256(seed) = {digest}… is NOT the commitment {commit}…"),
+            digest=commitment(seed)[:16],
+            commit=stored.commit[:16],
+        ),
     )
     if ok:
         order = Shuffle.of(list(stored.source), seed).order
@@ -332,7 +398,12 @@ def _check_shoe(proof: Proof, entry: dict[str, Any], stored: StoredShoe) -> None
         proof.check(
             "deal order",
             True,
-            f"shoe {stored.commit[:12]}…: {len(order)} cards recomputed from the seed",
+            Plural(
+                "shoe {shoe}…: {n} card recomputed from the seed",
+                "shoe {shoe}…: {n} cards recomputed from the seed",
+                n=len(order),
+                shoe=stored.commit[:12],
+            ),
         )
 
 
@@ -349,36 +420,54 @@ def _check_deal(
         for step in replay.run():
             events.extend(step.events)
     except ReplayError as err:
-        proof.check("cards dealt", False, f"the recorded actions do not re-play: {err}")
+        proof.check(
+            "cards dealt",
+            False,
+            Text(N_("the recorded actions do not re-play: {why}"), why=said(err)),
+        )
         return
     recorded = [_plain(e) for e in record.get("events") or []]
     tail = recorded[len(recorded) - len(events) :] if len(events) <= len(recorded) else None
     same = tail is not None and tail == [_plain(e) for e in events]
     cards = sum(1 for e in events if "card" in e or "cards" in e)
-    proof.check(
-        "cards dealt",
-        same,
-        f"dealt again from the revealed order: {len(events)} events ({cards} with cards) "
-        + ("match the record" if same else "do NOT match the record"),
-    )
+    if same:
+        dealt = Plural(
+            "dealt again from the revealed order: {n} event ({cards} with cards) matches the"
+            " record",
+            "dealt again from the revealed order: {n} events ({cards} with cards) match the record",
+            n=len(events),
+            cards=cards,
+        )
+    else:
+        dealt = Plural(
+            "dealt again from the revealed order: {n} event ({cards} with cards) does NOT match"
+            " the record",
+            "dealt again from the revealed order: {n} events ({cards} with cards) do NOT match"
+            " the record",
+            n=len(events),
+            cards=cards,
+        )
+    proof.check("cards dealt", same, dealt)
     moved = [t.to_json() for t in replay.transfers]
     settled = [
         {k: row.get(k) for k in ("from", "to", "amount", "reason")}
         for row in record.get("settlement") or []
     ]
-    proof.check(
-        "settlement",
-        moved == settled,
-        f"{len(moved)} chip movements " + ("match" if moved == settled else "do NOT match"),
-    )
+    if moved == settled:
+        matched = Plural("{n} chip movement matches", "{n} chip movements match", n=len(moved))
+    else:
+        matched = Plural(
+            "{n} chip movement does NOT match", "{n} chip movements do NOT match", n=len(moved)
+        )
+    proof.check("settlement", moved == settled, matched)
     completed = replay.completed
     again = list(completed.new_shuffles) if completed is not None else []
     same = [(s.commit, s.source) for s in again] == [(m.commit, list(m.source)) for m in made]
-    proof.check(
-        "shuffles",
-        same,
-        f"{len(again)} shuffle(s) made during the hand, of the cards and with the "
-        "commitments published"
-        if same
-        else "the shuffles made during the hand do NOT match the published shoes",
-    )
+    shuffles: str = N_("the shuffles made during the hand do NOT match the published shoes")
+    if same:
+        shuffles = Plural(
+            "{n} shuffle made during the hand, of the cards and with the commitment published",
+            "{n} shuffles made during the hand, of the cards and with the commitments published",
+            n=len(again),
+        )
+    proof.check("shuffles", same, shuffles)

@@ -95,6 +95,14 @@ def describe(step: Step, names: dict[int, str]) -> str:
     return f"{who}{tag}: {action_text(entry.get('action') or {})}"
 
 
+def roster_amount(entry: dict[str, Any] | None) -> int | None:
+    """The chips a change of the roster brought (a sit, a top-up), for the page to word the
+    step in its reader's language as :func:`describe` words it in English; None otherwise."""
+    if entry is None or entry.get("roster") is None or entry.get("amount") is None:
+        return None
+    return int(entry["amount"])
+
+
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 PARAM_ORDER = ("amount", "chance", "stake", "to")
 """Parameters read in this order, the others after them in the action's: "stake 20 on rouge"."""
@@ -222,6 +230,7 @@ def replay_for(
                 "by": step.entry.get("by") if step.entry is not None else None,
                 "action": step.entry.get("action") if step.entry is not None else None,
                 "roster": step.entry.get("roster") if step.entry is not None else None,
+                "amount": roster_amount(step.entry),
                 "events": [filter_event(e, viewer) for e in step.events],
                 "view": dress(
                     view,

@@ -10,7 +10,7 @@ import { fill, h } from "./dom.js";
 import { HttpError } from "./http.js";
 import { formatNumber, t, tn } from "./i18n.js";
 import { explain, getJson } from "./review-api.js";
-import { forPlayers } from "./words.js";
+import { actionWords } from "./step-words.js";
 
 const BUSY_RETRY_MS = 5000;
 const BUSY_RETRIES = 12;
@@ -75,6 +75,20 @@ export function chipWords(x) {
   return tn("{n} chip", "{n} chips", roundedPlain(x), { n: chipsPlain(x) });
 }
 
+/** Decisions counted, in words (a hand's seat, an evening's player: `decisions`, `best`,
+ *  `given_up`): "23 of 25 decisions best; 12 chips given up in expectation". */
+export function tallyWords({ decisions, best, given_up: givenUp }) {
+  if (!decisions) return t("No decision analysed");
+  const values = { best: formatNumber(best) };
+  if (!(givenUp >= 0.005)) {
+    return tn("{best} of {n} decision best; nothing given up in expectation",
+      "{best} of {n} decisions best; nothing given up in expectation", decisions, values);
+  }
+  const chips = chipWords(givenUp);
+  return tn("{best} of {n} decision best; {chips} given up in expectation",
+    "{best} of {n} decisions best; {chips} given up in expectation", decisions, { ...values, chips });
+}
+
 /** An option's expected chips: "+0.42" exact; "≈ +0.42 ± 0.05" estimated. */
 export function evText(option) {
   if (option.exact || !option.interval) return chipsSigned(option.ev);
@@ -88,7 +102,7 @@ export function evText(option) {
  *  sentence what the choice gave up. `seatName(n)` names a seat's player. */
 export function decisionTable(decision, seatName) {
   const who = seatName(decision.seat);
-  const label = (option) => forPlayers(option.label || option.action.kind, seatName);
+  const label = (option) => actionWords(option.action);
   const exact = decision.options.every((o) => o.exact);
   const rows = decision.options.map((option, i) => {
     const best = i === decision.best;
@@ -134,7 +148,7 @@ export function decisionTable(decision, seatName) {
         ? tn("≈ estimated by playing each option out {n} time; ± is the {level} interval of the chips expected.",
             "≈ estimated by playing each option out {n} times; ± is the {level} interval of the chips expected.", samples, { level: LEVEL })
         : t("≈ estimated by playing each option out; ± is the {level} interval of the chips expected.", { level: LEVEL })),
-    decision.note ? h("p", { class: "muted small" }, forPlayers(decision.note, seatName)) : null);
+    decision.note ? h("p", { class: "muted small analysis-note" }, decision.note_words || decision.note) : null);
 }
 
 // ------------------------------------------------------------------ a hand's summary
@@ -155,7 +169,7 @@ export function handSummary(body, seatName) {
           h("td", { class: "num" }, bestOf(row)),
           h("td", { class: "num" }, chipsPlain(row.given_up))))))));
     const mine = body.summary.find((row) => row.seat === body.viewer_seat);
-    if (mine) parts.unshift(h("p", { class: "analysis-line", id: "analysis-you" }, t("You: {text}.", { text: mine.text })));
+    if (mine) parts.unshift(h("p", { class: "analysis-line", id: "analysis-you" }, t("You: {text}.", { text: tallyWords(mine) })));
   } else {
     parts.push(h("p", { class: "muted small" },
       t("No decision in this hand to show you: nobody had a real choice, or only choices whose cards you never saw.")));
@@ -165,7 +179,7 @@ export function handSummary(body, seatName) {
       tn("{n} of the others' decision is not shown: it used cards you were never shown.",
         "{n} of the others' decisions are not shown: they used cards you were never shown.", body.withheld)));
   }
-  parts.push(h("p", { class: "muted small" },
+  parts.push(h("p", { class: "muted small analysis-legend" },
     t("Best: the option with the most chips expected; given up: the chips a choice expected less than the best.")));
   return parts;
 }
@@ -215,7 +229,7 @@ function eveningParts(body) {
   const parts = [];
   if (body.you) {
     parts.push(h("p", { class: "analysis-line", id: "evening-you" },
-      body.you.decisions ? t("Your decisions: {text}.", { text: body.you.text }) : t("No decision of yours analysed in these hands yet.")));
+      body.you.decisions ? t("Your decisions: {text}.", { text: tallyWords(body.you) }) : t("No decision of yours analysed in these hands yet.")));
   }
   if (body.players.length) {
     parts.push(h("div", { class: "table-scroll" },

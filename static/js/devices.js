@@ -97,7 +97,7 @@ export class DevicesPanel {
   }
 
   row(device) {
-    const label = device.label || t("Unknown device");
+    const label = device.label_words || device.label || t("Unknown device");
     const action = device.this_device
       ? confirmingButton(t("Sign out"), t("Sign out here?"), () => this.signOutHere(), { "data-device-id": device.device_id })
       : confirmingButton(t("Sign out"), t("Sign it out?"), () => this.revoke(device), {
@@ -114,7 +114,8 @@ export class DevicesPanel {
   async revoke(device) {
     try {
       await call("DELETE", `/api/me/devices/${encodeURIComponent(device.device_id)}`);
-      toast(device.label ? t("Signed out: {device}.", { device: device.label }) : t("Signed out: that device."), "info");
+      const label = device.label_words || device.label;
+      toast(label ? t("Signed out: {device}.", { device: label }) : t("Signed out: that device."), "info");
     } catch (err) {
       this.error.textContent = err.message;
     }

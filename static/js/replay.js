@@ -15,8 +15,8 @@ import { formatNumber, formatTime, t, tn } from "./i18n.js";
 import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
 import { showWhoami } from "./signin.js";
+import { stepWords } from "./step-words.js";
 import { describe, renderResultBox, resultDeltas } from "./story.js";
-import { forPlayers } from "./words.js";
 
 const page = $("#table-page");
 const handId = page.dataset.handId;
@@ -117,9 +117,11 @@ function render() {
   renderSeats($("#seats"), view, { canSit: false, onSit() {}, deltas, module, ctx });
   renderSettlementBox(last);
 
-  const stamp = typeof step.t === "number" ? formatTime(new Date(step.t * 1000), { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
+  const when = typeof step.t === "number" ? new Date(step.t * 1000) : null;
+  const stamp = when ? formatTime(when, { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
   const label = stepLabel(step);
-  fill($("#step-label"), h("strong", {}, label), stamp ? h("span", { class: "muted small" }, ` · ${stamp}`) : null);
+  fill($("#step-label"), h("strong", {}, label),
+    stamp ? h("span", { class: "muted small" }, " · ", h("time", { datetime: when.toISOString() }, stamp)) : null);
   const steps = { step: formatNumber(index + 1), count: formatNumber(data.steps.length) };
   $("#step-count").textContent = t("Step {step} of {count}", steps);
   $("#slider").value = String(index);
@@ -168,12 +170,16 @@ function renderStepEvents(step, index, ctx, module) {
   const events = step.events.map((event) => eventLine(event, ctx));
   fill($("#step-events"),
     lines.length ? h("ul", { class: "step-lines" }, lines.map((l) => h("li", {}, l))) : null,
-    events.length ? h("details", { class: "step-raw" }, h("summary", {}, t("Events ({count})", { count: formatNumber(events.length) })),
-      h("ul", { class: "event-list" }, events)) : null);
+    events.length ? h("details", { class: "step-raw" },
+      h("summary", {}, t("The events as recorded ({count})", { count: formatNumber(events.length) })),
+      h("ul", { class: "event-list", translate: "no" }, events)) : null);
 }
 
+/** One event as the record holds it, for the curious: its kind and fields are the record's
+ *  own keys and values (docs/protocol.md §12), data in no language (the lines above word the
+ *  same events in the reader's); a seat by its player's name, cards drawn as cards. */
 function eventLine(event, ctx) {
-  const parts = [h("span", { class: "event-kind" }, humanize(event.kind || "event"))];
+  const parts = [h("code", { class: "event-kind" }, String(event.kind || "?"))];
   if (Number.isInteger(event.seat)) parts.push(" · ", ctx.seatName(event.seat));
   const cards = [];
   for (const key of ["card", "cards"]) {
@@ -187,17 +193,16 @@ function eventLine(event, ctx) {
   for (const key of ["amount", "value", "total", "result", "reason", "commit"]) {
     if (event[key] !== undefined && event[key] !== null) {
       const text = key === "commit" ? `${String(event[key]).slice(0, 12)}…` : String(event[key]);
-      parts.push(h("span", { class: "muted small" }, ` ${key} ${text}`));
+      parts.push(" ", h("code", { class: "muted small" }, `${key} ${text}`));
     }
   }
   return h("li", { class: "event" }, parts);
 }
 
-/** A step's title as the server wrote it ("Ada: discard TH"), in the page's words ("Ada:
- *  discard 10♥"; a seat by its player's name). */
+/** A step's title in the reader's words, from what the step records ("Ada: discard 10♥"; a
+ *  seat by its player's name): static/js/step-words.js. */
 function stepLabel(step) {
-  const names = new Map((state.data?.seats || []).map((s) => [s.seat, s.name]));
-  return forPlayers(String(step.label || ""), (n) => names.get(n) ?? null);
+  return stepWords(step, seatName);
 }
 
 // ------------------------------------------------------------------ the analysis
@@ -285,7 +290,8 @@ function renderResult() {
       ? h("details", { class: "transfers" }, h("summary", {}, t("Chip movements ({count})", { count: formatNumber(data.settlement.length) })),
           h("ol", { class: "event-list" }, data.settlement.map((move) =>
             h("li", {}, t("{from} → {to}: {chips}", { from: accountName(move.from), to: accountName(move.to), chips: chips(move.amount) }), " ",
-              h("span", { class: "muted small" }, move.reason)))))
+              // why, as the engine wrote it ("stake lost (tie)"): its English words (docs/i18n.md)
+              h("span", { class: "muted small server-words" }, move.reason)))))
       : h("p", { class: "muted small" }, t("No chips moved.")));
 }
 
@@ -317,7 +323,8 @@ async function verifyShuffle() {
     fill(out,
       h("p", { class: `proof-status proof-${proof.status}`, "data-status": proof.status }, headline),
       h("ul", { class: "event-list" }, proof.checks.map((c) =>
-        h("li", { class: c.ok === false ? "delta-down" : "" }, c.ok === true ? "✓ " : c.ok === false ? "✗ " : "… ", h("strong", {}, c.check), ` — ${c.detail}`))),
+        h("li", { class: c.ok === false ? "delta-down" : "" }, c.ok === true ? "✓ " : c.ok === false ? "✗ " : "… ",
+          h("strong", {}, c.check_words || c.check), ` — ${c.detail_words || c.detail}`))),
       proof.shoes.filter((s) => s.revealed && s.order).map((s) =>
         h("details", { class: "shoe-order" },
           h("summary", {}, t("Shoe {commit}…: seed and deal order", { commit: s.commit.slice(0, 12) })),

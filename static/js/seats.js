@@ -164,7 +164,8 @@ function handBox(hand, seat) {
   return h("div", { class: "hand", dataset: status ? { status } : {} },
     cardRow(hand.cards, { small: true }),
     meta.length ? h("div", { class: "hand-meta" }, meta) : null,
-    typeof hand.note === "string" && hand.note ? h("p", { class: "hand-note" }, hand.note) : null);
+    // the engine's note on the hand ("Won 2 (higher)."): its English words (docs/i18n.md)
+    typeof hand.note === "string" && hand.note ? h("p", { class: "hand-note server-words" }, hand.note) : null);
 }
 
 /** What a bot's level means, in a tooltip (docs/analysis.md §5). */

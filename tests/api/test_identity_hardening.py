@@ -18,9 +18,11 @@ import websockets
 from sqlalchemy import select, update
 
 from app.api.deps import COOKIE
+from app.api.routes.session import label_words
 from app.api.signup_limits import AddressBuckets
 from app.db.devices import aware, hash_token
 from app.db.models import DeviceToken
+from app.i18n.messages import localize
 from tests.client import Player
 from tests.conftest import LiveServer, make_settings
 from tests.db.test_migrations import _alembic
@@ -416,11 +418,18 @@ async def test_a_signed_out_device_is_refused_at_once_by_rest_and_new_sockets(
     assert sorted(d["this_device"] for d in listed) == [False, True]
     mine = next(d for d in listed if d["this_device"])
     theirs = next(d for d in listed if not d["this_device"])
-    assert theirs["label"] == "Chrome on Android"
-    assert mine["label"] == "python-httpx/" + httpx.__version__
+    assert theirs["label"] == theirs["label_words"] == "Chrome on Android"
+    assert mine["label"] == mine["label_words"] == "python-httpx/" + httpx.__version__
+    # the label in the reader's language, the browser and the system by their own names
+    french = (await ada.http.get("/api/me/devices", headers={"accept-language": "fr"})).json()
+    worded = next(d for d in french["devices"] if not d["this_device"])
+    assert worded["label"] == "Chrome on Android"
+    assert worded["label_words"] == localize(label_words("Chrome on Android"), "fr")
+    assert "Chrome" in worded["label_words"] and " on " not in worded["label_words"]
     assert set(theirs) == {
         "device_id",
         "label",
+        "label_words",
         "created_at",
         "last_used_at",
         "expires_at",

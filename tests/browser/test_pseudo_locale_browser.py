@@ -53,7 +53,9 @@ PAGES = (
 )
 
 # A finished hand of each game, played by bots at a table of its own (made once, when a page
-# asks: its path names them as "{GAME hand}" and "{GAME table}"); the replay at its last step.
+# asks: its path names them as "{GAME hand}" and "{GAME table}"); the replay at its last step,
+# and at the step of a decision the analysis shows the host ("{GAME decision}": the last step
+# when it shows none), once the analysis is drawn.
 BOT_GAMES = {
     "trianta-ena": {"turn_seconds": 5, "bet_seconds": 5},
     "greek-31": {"turn_seconds": 5},
@@ -62,14 +64,9 @@ BOT_GAMES = {
     "en-og-tredive": {"turn_seconds": 5},
 }
 REPLAY_PENDING = (
-    "#seats",  # the seats (static/js/seats.js), with the games' extras in them
     ".server-words",  # what the engines word in English (a status, a note: static/js/games)
-    "#step-label",  # the steps' labels: the server's record ("Ada: discard TH", words.js)
-    "#steps-list",
-    ".step-raw",  # the events as recorded: their kinds and fields, for the curious
-    "#analysis-summary",  # static/js/analysis.js
-    "#step-analysis",
 )
+ANALYSIS_DRAWN = "#analysis-summary :is(.analysis-legend, #analysis-none)"
 PAGES += (
     *(
         Page(
@@ -77,15 +74,16 @@ PAGES += (
         )
         for game in BOT_GAMES
     ),
-    Page(
-        "/tables/{trianta-ena table}/history",
-        "#hands-table tbody tr",
-        signed_in=True,
-        pending=(
-            "#evening-summary",  # static/js/analysis.js
-            "#hands-table time",  # review-api.js's when(): the browser's locale, not the page's
-        ),
+    *(
+        Page(
+            f"/hands/{{{game} hand}}?at=decision#step={{{game} decision}}",
+            ANALYSIS_DRAWN,
+            pending=REPLAY_PENDING,
+            host=True,
+        )
+        for game in BOT_GAMES
     ),
+    Page("/tables/{trianta-ena table}/history", "#hands-table tbody tr", signed_in=True),
     Page(
         "/tables/{table}",
         "#controls .action",
@@ -132,6 +130,14 @@ DATA = (
     ".chat-name",
     ".card-rank",  # a card's rank as a card shows it: A, K, Q, J
     "#log time",  # a log line's time, written by Intl in the reader's locale (qps: as English)
+    "#step-label time",  # a replay's step's time, and a hand list's: the same
+    "#hands-table time",
+    "#analysis-summary-table tbody th",  # the analysis's players, by their names
+    "#evening-table tbody th",
+    # a replay step's events as the record holds them, for the curious: the record's own kinds,
+    # keys and values (docs/protocol.md §12), in no language; the lines above them word the
+    # same events in the reader's (story.js)
+    ".step-raw .event-list",
 )
 """What may show Latin letters as it is: names and the games' own titles."""
 
@@ -200,6 +206,16 @@ def finished_hands(open_page: Any) -> dict[str, str]:
             opener.wait_for_timeout(250)
         FINISHED[f"{game} table"] = table_id
         FINISHED[f"{game} hand"] = hands[-1]["hand_id"]
+    for game in BOT_GAMES:
+        # computed when asked (the reader waits): a guard for a stuck analysis only
+        analysis = opener.request.get(
+            f"/api/hands/{FINISHED[f'{game} hand']}/analysis",
+            headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+            timeout=600_000,
+        )
+        assert analysis.status == 200, analysis.text()
+        decisions = analysis.json()["decisions"]
+        FINISHED[f"{game} decision"] = str(decisions[0]["step"] if decisions else 9999)
     return FINISHED
 
 

@@ -32,7 +32,7 @@ HOST_DATA = (
 
 PLAYER_DATA = (
     "#player-name",  # the player's name
-    ".device-label",  # the browser's own name for itself
+    ".device-label",  # the browser's and the system's own names ("Firefox on Windows", worded)
     "#devices-table td:nth-child(2)",  # signed in, last used: moments
     "#devices-table td:nth-child(3)",
     "#sessions-table td:nth-child(1)",  # the table's name and the game's title
@@ -41,7 +41,8 @@ PLAYER_DATA = (
     "#games-table td:first-child",  # the game's title
 )
 
-PLAYER_PENDING = ("#hand-list",)  # the hands' list (static/js/hand-list.js)
+PLAYER_PENDING: tuple[str, ...] = ()
+"""(The hands' list, static/js/hand-list.js, is the history page's: checked there with rows.)"""
 
 LINK_INPUT = re.compile(r"input#[\w-]*\.invite-link:")
 """FIND's line for a link's read-only input (its value is the link: it scrolls)."""

@@ -29,6 +29,7 @@ import pytest
 from app.analysis import MODULES
 from app.analysis.hand import VERSION
 from app.analysis.position import cards_in
+from app.api.routes.analysis import note_words
 from app.api.schemas.analysis import EveningAnalysis, HandAnalysis
 from app.db.store import analyses as analyses_store
 from app.runtime.analysis_worker import analyse_record
@@ -255,6 +256,16 @@ async def test_a_hand_is_analysed_when_first_asked_for(live: LiveServer) -> None
         await check_reader(reader, record, full, seat_of(record, player.player_id))
         again = await reader.get(f"/api/hands/{hand_id}/analysis")
         assert again.json() == first.json() and analyses.computed == 1
+        # each decision's note also in the reader's language: the request's
+        path = f"/api/hands/{hand_id}/analysis"
+        french = (await reader.get(path, headers={"accept-language": "fr"})).json()
+        assert french["decisions"], "no decision of this hand to read in French"
+        for decision in french["decisions"]:
+            assert decision["note"] and decision["note_words"] != decision["note"], decision
+            assert decision["note_words"] == note_words(decision["note"], "fr")
+        assert [d["note"] for d in french["decisions"]] == [
+            d["note"] for d in first.json()["decisions"]
+        ]
 
         # an analysis that fails: 409, and not tried again
         other = next(r for r in stored[1:] if seat_of(r, player.player_id) is not None)

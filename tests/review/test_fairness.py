@@ -17,10 +17,13 @@ import pytest
 
 from app.games.core.cards import Shuffle, shuffled
 from app.games.core.registry import GAME_IDS
+from app.i18n.messages import localize
 from app.review.fairness import (
+    CHECK_WORDS,
     FAILED,
     NOT_YET_REVEALED,
     VERIFIED,
+    Proof,
     StoredShoe,
     continuity,
     verify,
@@ -43,6 +46,18 @@ def published(
         )
         for commit, _ in shoes_of(record)
     }
+
+
+def worded(proof: Proof) -> Proof:
+    """``proof``, once each of its checks is found named and worded in marked messages (the
+    pseudo-locale's catalog words every marked message, wrapped in ⟦ ⟧: docs/i18n.md), which
+    the API words in its reader's language."""
+    for check in proof.checks:
+        assert check["check"] in CHECK_WORDS, check
+        shown = localize(check["detail"], "qps")
+        assert shown.startswith("⟦") and shown.endswith("⟧"), check
+        assert "{" not in shown and "⟧ ⟦" not in shown, shown  # values in, none worded apart
+    return proof
 
 
 def tamper_a_card(record: dict[str, Any]) -> dict[str, Any] | None:
@@ -81,6 +96,7 @@ def test_every_hand_verifies_once_its_shoes_are_retired(game_id: str) -> None:
             table_closed=False,
             earlier=earlier_of(game_id, i),
         )
+        worded(proof)
         assert proof.status == VERIFIED, (game_id, record["number"], proof.checks)
         assert {c["check"] for c in proof.checks} >= {"commitment", "cards dealt", "settlement"}
         for shoe in proof.shoes:
@@ -96,7 +112,7 @@ def test_a_tampered_record_fails(game_id: str) -> None:
         earlier = earlier_of(game_id, i)
         changed = tamper_a_card(record)
         if changed is not None:
-            proof = verify(changed, shoes, table_closed=False, earlier=earlier)
+            proof = worded(verify(changed, shoes, table_closed=False, earlier=earlier))
             assert proof.status == FAILED, (game_id, "card", proof.checks)
             tried["card"] += 1
         for commit, shoe in published(record, shuffles).items():
@@ -104,7 +120,7 @@ def test_a_tampered_record_fails(game_id: str) -> None:
             seed = bytearray(bytes.fromhex(shoe.seed))
             seed[0] ^= 1
             bad[commit] = StoredShoe(commit, seed.hex(), shoe.source, shoe.retired_at)
-            proof = verify(record, bad, table_closed=False, earlier=earlier)
+            proof = worded(verify(record, bad, table_closed=False, earlier=earlier))
             assert proof.status == FAILED, (game_id, "seed", proof.checks)
             assert any(c["check"] == "commitment" and c["ok"] is False for c in proof.checks)
             tried["seed"] += 1
@@ -116,13 +132,14 @@ def test_a_tampered_record_fails(game_id: str) -> None:
             j = next((i for i in range(1, len(cards)) if cards[i] != cards[0]), None)
             if j is not None:
                 cards[0], cards[j] = cards[j], cards[0]
-                proof = verify(swapped, shoes, table_closed=False, earlier=earlier)
+                proof = worded(verify(swapped, shoes, table_closed=False, earlier=earlier))
                 assert proof.status == FAILED, (game_id, "stock", proof.checks)
                 tried["stock"] += 1
         if record["settlement"]:
             richer = copy.deepcopy(record)
             richer["settlement"][0]["amount"] += 1
-            assert verify(richer, shoes, table_closed=False, earlier=earlier).status == FAILED
+            proof = worded(verify(richer, shoes, table_closed=False, earlier=earlier))
+            assert proof.status == FAILED
             tried["stake"] += 1
     assert tried["card"] and tried["seed"] and tried["stake"], tried
 
@@ -156,11 +173,11 @@ def test_greek_31_a_stock_rearranged_with_its_events_fails() -> None:
         shoes = published_for("greek-31", i, shuffles)
         earlier = earlier_of("greek-31", i)
         assert verify(record, shoes, table_closed=False, earlier=earlier).status == VERIFIED
-        proof = verify(changed, shoes, table_closed=False, earlier=earlier)
+        proof = worded(verify(changed, shoes, table_closed=False, earlier=earlier))
         assert proof.status == FAILED, proof.checks
         assert any(c["check"] == "continuity" and c["ok"] is False for c in proof.checks)
         # Without the hands before it, a Greek 31 stock cannot be tied to its seed.
-        assert verify(record, shoes, table_closed=False).status == FAILED
+        assert worded(verify(record, shoes, table_closed=False)).status == FAILED
         tried += 1
         if tried == 3:
             break
@@ -171,7 +188,7 @@ def test_greek_31_a_stock_rearranged_with_its_events_fails() -> None:
 def test_a_shoe_in_play_is_not_yet_revealed(game_id: str) -> None:
     record, _, shuffles = recorded(game_id)[0]
     proof = verify(record, published(record, shuffles, retired=False), table_closed=False)
-    assert proof.status == NOT_YET_REVEALED
+    assert worded(proof).status == NOT_YET_REVEALED
     assert all("seed" not in shoe for shoe in proof.shoes)
     closed = verify(record, published(record, shuffles, retired=False), table_closed=True)
     assert closed.status == VERIFIED

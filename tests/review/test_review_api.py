@@ -27,6 +27,7 @@ import httpx
 from sqlalchemy import select
 
 from app.db.models import Hand
+from app.i18n.messages import localize
 from app.review.cli import proof_of, run
 from tests.client import Player, hidden_card_leaks
 from tests.conftest import ADMIN_TOKEN, LiveServer
@@ -201,6 +202,14 @@ async def check_proof(
     for record in stored:
         proof = (await host.get(f"/api/hands/{record['hand_id']}/verify")).json()
         assert proof["status"] == "verified", proof["checks"]
+        # each check also in the reader's words: English here, the catalog's for a French reader
+        assert all(c["detail_words"] == c["detail"] for c in proof["checks"]), proof["checks"]
+        assert all(c["check_words"] == c["check"] for c in proof["checks"]), proof["checks"]
+    french = await host.get(f"/api/hands/{hand_id}/verify", headers={"accept-language": "fr"})
+    french_checks = french.json()["checks"]
+    assert [c["detail"] for c in french_checks] == [c["detail"] for c in proof["checks"]]
+    assert all(c["check_words"] == localize(c["check"], "fr") for c in french_checks)
+    assert all(c["detail_words"] != c["detail"] for c in french_checks), french_checks
     assert await asyncio.to_thread(run, database_url, hand_id) == 0
     # Change a card of the stored record: the proof fails, here and on the command line.
     async with live.services.sessionmaker() as session:

@@ -80,3 +80,28 @@ def test_the_greek_31_dealer_stand_names_the_concealed_card() -> None:
     ]
     assert stands, "no dealer stood concealing a card in these hands"
     assert all(re.search(r": stand, concealing the \w+ card$", label) for label in stands), stands
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_step_carries_what_a_page_words_it_from(game_id: str) -> None:
+    """Each step's ``seat``, ``by``, ``action``, ``roster`` and a change of the roster's
+    ``amount`` (the chips it brought): a page words the step in its reader's language from
+    them (static/js/step-words.js), not from the English ``label``."""
+    sat = 0
+    for record, _views, _shuffles in recorded(game_id):
+        entries = [None, *(record.get("actions") or [])]
+        for step in replay_for(record, None)["steps"]:
+            entry = entries[step["index"]]
+            if entry is None:
+                assert step["seat"] is None and step["amount"] is None  # the deal
+                continue
+            assert step["seat"] == entry["seat"] and step["action"] == entry.get("action")
+            assert step["roster"] == entry.get("roster") and step["by"] == entry.get("by")
+            if entry.get("roster") in ("sit", "top_up"):
+                sat += 1
+                assert step["amount"] == entry["amount"] > 0, (step["label"], entry)
+                assert str(entry["amount"]) in step["label"]
+            else:
+                assert step["amount"] is None
+    if game_id != "trente-et-quarante":  # its bettors stand behind the seats between coups
+        assert sat, "no one sat down during a hand: no step to check the amount of"

@@ -16,17 +16,20 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 
+from app.analysis import notes
 from app.analysis.hand import VERSION, for_reader
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiRoute, errors
+from app.api.locale import request_locale
 from app.api.routes.hands import ReaderDep
 from app.api.schemas.analysis import EveningAnalysis, HandAnalysis
 from app.db.store import analyses as analyses_store
 from app.db.store import hand_lists
 from app.db.types import AsyncSession
-from app.i18n.messages import N_, Text, said
+from app.i18n.formats import number
+from app.i18n.messages import N_, Text, localize, said
 from app.review import access, lists
 from app.review.access import Reader
 from app.review.history import viewer_seat
@@ -77,6 +80,16 @@ def tally(decisions: int, best: int, given_up: float) -> dict[str, Any]:
     }
 
 
+def note_words(note: str | None, locale: str) -> str | None:
+    """A decision's note (:mod:`app.analysis.notes`) in ``locale``, its numbers as the
+    language writes them; a note the notes do not list, as it is (English)."""
+    message = notes.worded(note)
+    if isinstance(message, Text):
+        figures = {name: number(value, locale) for name, value in message.values.items()}
+        message = Text(message.msgid, **figures)
+    return localize(message, locale)
+
+
 # --------------------------------------------------------------------------- one hand
 
 
@@ -112,11 +125,16 @@ async def kept_or_computed(
 
 @router.get("/api/hands/{hand_id}/analysis", response_model=HandAnalysis)
 async def hand_analysis(
-    hand_id: str, session: SessionDep, reader: ReaderDep, services: ServicesDep
+    hand_id: str,
+    request: Request,
+    session: SessionDep,
+    reader: ReaderDep,
+    services: ServicesDep,
 ) -> dict[str, Any]:
     """Every decision of a finished hand, each option with its chances and expected chips,
     as the reader may read them (their own decisions; another's where every card used was
-    shown to them), and each seat's summary."""
+    shown to them), and each seat's summary; each decision's note also in the reader's
+    language (``note_words``)."""
     hand = await access.finished_hand(session, hand_id, reader)
     seat = access.check_hand_reader(hand, reader)
     if seat is None and reader.player is not None:
@@ -129,10 +147,12 @@ async def hand_analysis(
     game, number = hand.game, hand.number
     stored = await kept_or_computed(services, session, hand_id, record)
     readable = for_reader(stored, seat)
+    locale = request_locale(request)
     for decision in readable["decisions"]:  # each a copy: the kept analysis is left as it is
         decision["options"] = [
             {**option, "label": action_text(option["action"])} for option in decision["options"]
         ]
+        decision["note_words"] = note_words(decision.get("note"), locale)
     people = _seat_people(record)
     summary = []
     for key, figures in sorted(readable["summary"].items(), key=lambda kv: int(kv[0])):

@@ -12,12 +12,13 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from app.api.deps import ServicesDep, SessionDep
 from app.api.download import attachment
 from app.api.errors import ApiRoute, errors, file_response
+from app.api.locale import request_locale
 from app.api.routes import analysis, ledgers, review_pages, settle
 from app.api.routes.hands import ReaderDep
 from app.api.schemas.hands import HandPage
@@ -25,12 +26,12 @@ from app.api.schemas.review import PlayerFigures, Proof, Replay
 from app.db.models import GameTable, Hand
 from app.db.store import hand_lists, proofs
 from app.db.types import AsyncSession
-from app.i18n.messages import N_, Text, said
+from app.i18n.messages import N_, Text, localize, said
 from app.review import access, lists, sessions, stats
 from app.review.access import Reader
 from app.review.chart import bankroll_svg
 from app.review.export import hand_export
-from app.review.fairness import verify
+from app.review.fairness import CHECK_WORDS, verify
 from app.review.history import viewer_seat
 from app.review.replay import ReplayError
 from app.review.shoe_chain import earlier_hands, stored_shoes
@@ -106,8 +107,12 @@ async def hand_export_json(hand_id: str, session: SessionDep, reader: ReaderDep)
 
 
 @router.get("/api/hands/{hand_id}/verify", response_model=Proof)
-async def hand_verify(hand_id: str, session: SessionDep, reader: ReaderDep) -> dict[str, Any]:
-    """The proof of a fair shuffle: commitment, deal order, cards dealt (docs/fairness.md)."""
+async def hand_verify(
+    hand_id: str, request: Request, session: SessionDep, reader: ReaderDep
+) -> dict[str, Any]:
+    """The proof of a fair shuffle: commitment, deal order, cards dealt (docs/fairness.md);
+    each check's name and what it found also in the reader's language (``check_words``,
+    ``detail_words``)."""
     hand, _ = await _readable(session, hand_id, reader)
     record = hand.record or {}
     table = await _table(session, hand.table_id)
@@ -119,7 +124,16 @@ async def hand_verify(hand_id: str, session: SessionDep, reader: ReaderDep) -> d
         table_closed=table is not None and table.status == "closed",
         earlier=earlier,
     )
-    return {"hand_id": hand.id, "game": hand.game, **proof.to_json()}
+    locale = request_locale(request)
+    checks = [
+        {
+            **check,
+            "check_words": localize(CHECK_WORDS.get(check["check"], check["check"]), locale),
+            "detail_words": localize(check["detail"], locale),
+        }
+        for check in proof.checks
+    ]
+    return {"hand_id": hand.id, "game": hand.game, **proof.to_json(), "checks": checks}
 
 
 # --------------------------------------------------------------------------- lists
@@ -250,15 +264,17 @@ async def player_page_data(
     response_class=Response,
     responses=file_response("image/svg+xml", "The bankroll chart."),
 )
-async def player_chart(player_id: str, session: SessionDep, reader: ReaderDep) -> Response:
+async def player_chart(
+    player_id: str, request: Request, session: SessionDep, reader: ReaderDep
+) -> Response:
     """The bankroll over time, drawn by the server as SVG (without the private tables hidden
-    from the reader)."""
+    from the reader), its words in the reader's language."""
     access.check_signed_in(reader)
     card = await _player(session, player_id)
     hidden = await access.hidden_tables_of(session, player_id, reader)
     points = stats.thin(await stats.bankroll_points(session, player_id, hidden))
     return Response(
-        bankroll_svg(points, card["name"]),
+        bankroll_svg(points, card["name"], request_locale(request)),
         media_type="image/svg+xml",
         headers={"Cache-Control": "no-store"},
     )

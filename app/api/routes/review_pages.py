@@ -31,6 +31,7 @@ from app.db.devices import aware
 from app.db.models import Player
 from app.db.store.rooms import load_room
 from app.games.core.registry import GAME_MODULES
+from app.i18n.messages import localize
 from app.review import access
 from app.rulebook.game_words import game_title
 
@@ -75,18 +76,23 @@ async def hand_page(
             "number": hand.number,
             "table_id": hand.table_id,
             "status": hand.status,
-            "void": void_hand(hand.record or {}) if hand.status == "void" else None,
+            "void": (
+                void_hand(hand.record or {}, request_locale(request))
+                if hand.status == "void"
+                else None
+            ),
         },
     )
 
 
-def void_hand(record: dict[str, Any]) -> dict[str, Any]:
-    """What a void hand's page shows (docs/review.md, "Void hands"): why it is void and who
-    sat in it, with their stacks as it began; no cards, nothing was settled."""
+def void_hand(record: dict[str, Any], locale: str = "en") -> dict[str, Any]:
+    """What a void hand's page shows (docs/review.md, "Void hands"): why it is void (in
+    ``locale`` when the reason is a marked message; a host's own words as they were typed)
+    and who sat in it, with their stacks as it began; no cards, nothing was settled."""
     seats = [s for s in record.get("seats_before") or [] if isinstance(s, dict)]
     reason = record.get("void")
     return {
-        "reason": reason if isinstance(reason, str) else None,
+        "reason": localize(reason, locale) if isinstance(reason, str) and reason else None,
         "players": sorted(seats, key=lambda s: int(s.get("seat", 0))),
     }
 

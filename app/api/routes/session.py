@@ -22,6 +22,7 @@ from app.api.deps import (
     signed_in,
 )
 from app.api.errors import ApiRoute, errors
+from app.api.locale import request_locale
 from app.api.schemas import SessionIn
 from app.api.schemas.identity import Devices, LanguageOut, PlayerOut, RecoveryCode, SignedOut
 from app.api.signed_sockets import signed_sockets
@@ -30,7 +31,7 @@ from app.core.security import same_secret
 from app.db import devices, ledger, store
 from app.db.models import Player
 from app.i18n.locales import NAMES
-from app.i18n.messages import N_, Text
+from app.i18n.messages import N_, Text, localize
 from app.i18n.negotiate import LANG_COOKIE
 
 router = APIRouter(
@@ -120,7 +121,19 @@ def device_label(user_agent: str) -> str:
     if browser:
         return f"{browser} on {system}" if system else browser
     first = user_agent.split(" ", 1)[0]
-    return re.sub(r"[^A-Za-z0-9./_-]", "", first)[:40] or "a program"
+    return re.sub(r"[^A-Za-z0-9./_-]", "", first)[:40] or N_("a program")
+
+
+def label_words(label: str) -> str:
+    """A device's stored label (:func:`device_label`, English) as the message it reads as,
+    for :func:`~app.i18n.messages.localize`: "Firefox on Windows" a :class:`Text` of the
+    browser and the system (their own names); any other label as it is."""
+    found = re.fullmatch(r"(\w+) on (\w+)", label)
+    browsers = {name for _, name in BROWSERS}
+    systems = {name for _, name in SYSTEMS}
+    if found and found[1] in browsers and found[2] in systems:
+        return Text(N_("{browser} on {system}"), browser=found[1], system=found[2])
+    return label
 
 
 def new_device(request: Request) -> dict[str, Any]:
@@ -259,15 +272,17 @@ def when(moment: datetime) -> str:
 
 
 @router.get("/me/devices", response_model=Devices)
-async def my_devices(caller: DeviceDep, session: SessionDep) -> dict[str, Any]:
+async def my_devices(request: Request, caller: DeviceDep, session: SessionDep) -> dict[str, Any]:
     """The caller's signed-in devices, the last used first; ``this_device`` marks the one
-    asking."""
+    asking; each label also in the reader's language (``label_words``)."""
     found = await devices.list_devices(session, caller.player.id)
+    locale = request_locale(request)
     return {
         "devices": [
             {
                 "device_id": d.device_id,
                 "label": d.label,
+                "label_words": localize(label_words(d.label), locale),
                 "created_at": when(d.created_at),
                 "last_used_at": when(d.last_used_at),
                 "expires_at": when(d.expires_at),

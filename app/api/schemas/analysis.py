@@ -44,6 +44,9 @@ class AnalysedDecision(Reply):
     given_up: float = Field(description="chips the chosen option gave up in expectation")
     exact: bool = Field(description="every option's figures are exact")
     note: str | None = Field(None, description="what the analysis assumed, in a sentence")
+    note_words: str | None = Field(
+        None, description="the note in the reader's language (English if it is not listed)"
+    )
 
 
 class DecisionsTally(Reply):

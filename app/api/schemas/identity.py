@@ -45,6 +45,7 @@ class Device(Reply):
 
     device_id: str
     label: str = Field(description='a few words from its User-Agent ("Firefox on Windows")')
+    label_words: str = Field(description="the label in the reader's language")
     created_at: str
     last_used_at: str
     expires_at: str

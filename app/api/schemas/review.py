@@ -38,6 +38,9 @@ class ReplayStep(Reply):
     by: str | None = Field(description="who acted for the seat when not its player")
     action: dict[str, Any] | None
     roster: str | None
+    amount: int | None = Field(
+        None, description="a change of the roster: the chips it brought (a sit, a top-up)"
+    )
     events: list[dict[str, Any]]
     view: dict[str, Any] = Field(description="the view then (docs/protocol/view.md)")
 
@@ -69,7 +72,9 @@ class Replay(Reply):
 class Check(Reply):
     check: str
     ok: bool | None = Field(description="null: cannot be told yet (the shoe's seed is kept)")
-    detail: str
+    detail: str = Field(description="what the check found, in English")
+    check_words: str = Field(description="the check's name in the reader's language")
+    detail_words: str = Field(description="what the check found, in the reader's language")
 
 
 class ShoeProof(Reply):

@@ -99,7 +99,7 @@ function rowsBlock(view, ctx) {
   };
   const calls = Array.isArray(view.calls) ? view.calls : [];
   const lastCall = view.phase === "betting" && calls.length
-    ? h("span", { class: "teq-reveal-call" }, ` · ${calls[calls.length - 1].fr}`) : null;
+    ? h("span", { class: "teq-reveal-call" }, " · ", h("span", { lang: "fr" }, calls[calls.length - 1].fr)) : null;
   const caption = view.phase === "betting" ? t("Last coup ({number})", { number: view.coup - 1 }) : t("Coup {number}", { number: view.coup });
   return h("div", { class: "teq-rows", "aria-label": t("The two rows") },
     h("div", { class: "teq-caption" }, h("span", { class: "muted" }, caption, lastCall), scoreCard(view, ctx)),
@@ -205,7 +205,7 @@ export default {
     for (const s of b.stakes || []) {
       const on = { chips: ctx.chips(s.amount), chance: FRENCH[s.chance] };
       el.append(h("span", { class: `teq-mini teq-mini-${s.chance}`, title: s.insured ? t("{chips} on {chance}, insured", on) : t("{chips} on {chance}", on) },
-        `${FRENCH[s.chance]} ${ctx.chips(s.amount)}${s.insured ? " ✓" : ""}`));
+        h("span", { lang: "fr" }, FRENCH[s.chance]), ` ${ctx.chips(s.amount)}${s.insured ? " ✓" : ""}`));
     }
     for (const p of b.prison || []) {
       el.append(h("span", { class: "teq-mini teq-mini-prison teq-reveal-settle", title: t("In prison on {chance}, level {level}", { chance: FRENCH[p.chance], level: p.level }) },

@@ -127,7 +127,7 @@ export function standingBlock(view, ctx) {
     standing.length
       ? h("ul", { class: "teq-standing-list" }, standing.map((b) => h("li", { class: b.seat === view.you ? "is-you" : "", dataset: { seat: b.seat, stack: b.stack } },
           h("strong", {}, nameOf(b, view, ctx)), " ", h("span", { class: "muted teq-stack" }, ctx.chips(stackShown(b.seat, b.stack))),
-          (b.stakes || []).map((s) => h("span", { class: `teq-mini teq-mini-${s.chance}` }, `${FRENCH[s.chance]} ${ctx.chips(s.amount)}`)))))
+          (b.stakes || []).map((s) => h("span", { class: `teq-mini teq-mini-${s.chance}` }, h("span", { lang: "fr" }, FRENCH[s.chance]), ` ${ctx.chips(s.amount)}`)))))
       : null,
     canStand ? h("button", { type: "button", class: "btn btn-small btn-sit teq-stand", "data-testid": "bet-standing", onclick: onStand },
       t("Bet standing")) : null);
