@@ -21,6 +21,7 @@ from app.db.writer.factory import make_writer
 from app.games.core.cards import SeedSource, csprng_seed
 from app.ops.exposition import server_registry
 from app.ops.metrics import Gauges
+from app.runtime import notices
 from app.runtime.analyses import Analyses
 from app.runtime.hosting import TableHosting
 from app.runtime.limits import AddressLimits
@@ -147,7 +148,7 @@ class Services:
         await self.hosting.hand_over()
         await self.lobby.shutdown(reason)
 
-    async def stop(self, reason: str = "The server is shutting down") -> None:
+    async def stop(self, reason: str = notices.SHUTTING_DOWN) -> None:
         """:meth:`drain` (unless a signal drained the lobby already), then the writer and the
         database connections end."""
         await self.guard.stop()

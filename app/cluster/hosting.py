@@ -47,13 +47,15 @@ from app.core.config import Settings
 from app.db.store import leases
 from app.db.types import AsyncSession, async_sessionmaker
 from app.db.writer.base import DatabaseWriter
-from app.runtime.hosting import RESTARTED, LocalHosting
+from app.games.core.coded import Coded
+from app.runtime import notices
+from app.runtime.hosting import LocalHosting
 from app.runtime.lobby import Lobby
 from app.runtime.table.actor import TableActor
 from app.runtime.table.effects import Job
 
-ADOPTED = "The node serving this table stopped"
-"""Why a table a node adopted came back with its hand in play void (the notice's start)."""
+ADOPTED = notices.NODE_STOPPED
+"""The notice of a table a node adopted, its hand in play void."""
 
 
 class ClusterHosting:
@@ -140,8 +142,8 @@ class ClusterHosting:
     def first_version(self, table_id: str) -> int:
         return self.epochs.get(table_id, 0) * VERSION_BASE
 
-    def why_restored(self, table_id: str) -> str:
-        return ADOPTED if table_id in self.epochs else RESTARTED
+    def why_restored(self, table_id: str) -> Coded:
+        return ADOPTED if table_id in self.epochs else notices.RESTARTED
 
     def held_elsewhere(self, exc: BaseException) -> bool:
         return is_fenced(exc)

@@ -43,6 +43,7 @@ from app.cluster.node_tables import MOVED, Tables
 from app.core.config import Settings
 from app.db.store import leases
 from app.db.types import AsyncSession, async_sessionmaker
+from app.runtime import notices
 
 if TYPE_CHECKING:
     from app.cluster.bus import Bus
@@ -58,7 +59,7 @@ SAFETY_SECONDS = 1.5
 HANDOVER_SECONDS = 8.0
 """How long a stopping node lets the hands in play finish before it voids those still going:
 within the 10 s a container manager grants a stopping process (docker's stop timeout)."""
-VOIDED = "The server is restarting: the hand in play was void, stakes returned."
+VOIDED = notices.NODE_RESTARTING
 """Why a hand still in play when a stopping node's time is up is void."""
 ORPHANS_LIMIT = 1000
 ADOPTING_AT_ONCE = 8

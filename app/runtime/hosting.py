@@ -27,6 +27,8 @@ from prometheus_client import CollectorRegistry
 
 from app.db import store
 from app.db.writer.base import DatabaseWriter
+from app.games.core.coded import Coded
+from app.runtime import notices
 from app.runtime.house import open_house
 from app.runtime.table.effects import Job
 
@@ -35,8 +37,6 @@ ASK_AGAIN_CLOSE = 4409
 again (docs/protocol/cluster.md)."""
 ASK_AGAIN = "this table is served by another node; ask again"
 """Why a socket to a table another node serves is closed with :data:`ASK_AGAIN_CLOSE`."""
-RESTARTED = "The server restarted"
-"""Why a table came back from the database with its hand in play void (the notice's start)."""
 
 
 class TableHosting(Protocol):
@@ -107,9 +107,9 @@ class TableHosting(Protocol):
         """The version a restored table counts on from."""
         ...
 
-    def why_restored(self, table_id: str) -> str:
-        """Why ``table_id`` came back from the database: the start of the notice of its void
-        hand ("The server restarted")."""
+    def why_restored(self, table_id: str) -> Coded:
+        """Why ``table_id`` came back from the database: the notice of its void hand ("The
+        server restarted: the hand in play was void, stakes returned.")."""
         ...
 
     def held_elsewhere(self, exc: BaseException) -> bool:
@@ -189,8 +189,8 @@ class LocalHosting:
     def first_version(self, table_id: str) -> int:
         return 0
 
-    def why_restored(self, table_id: str) -> str:
-        return RESTARTED
+    def why_restored(self, table_id: str) -> Coded:
+        return notices.RESTARTED
 
     def held_elsewhere(self, exc: BaseException) -> bool:
         return False

@@ -34,6 +34,7 @@ from app.i18n.messages import N_, Text
 from app.ops.clock import SYSTEM_CLOCK, Clock, Every
 from app.ops.logs import error_line
 from app.ops.metrics import Metrics
+from app.runtime import notices
 from app.runtime.blocks import Blocks
 from app.runtime.bot_pool import BotPool, bot_names
 from app.runtime.chat import CHAT_KEEP, Muted
@@ -365,8 +366,7 @@ class Lobby:
             raise RestoreError("the stored state is not an object")
         notice = None
         if voided:
-            why = self.hosting.why_restored(stored.table_id)
-            notice = f"{why}: the hand in play was void, stakes returned."
+            notice = self.hosting.why_restored(stored.table_id)
         restored = actor.core.restore(
             seats=seats,
             accounts=accounts,
@@ -503,7 +503,7 @@ class Lobby:
         for table in due:
             if table.closed or table.lock.locked() or not self._empty(table):
                 continue  # someone came meanwhile, or the table is busy: the next sweep sees
-            reason = f"Nobody was at this table for {minutes:g} minutes: it closed"
+            reason = notices.nobody_here(minutes)
             try:
                 await table.shutdown(reason, close_table=True)
             except Exception as exc:  # the storage failed: the guard takes over
@@ -569,10 +569,7 @@ class Lobby:
         actor = await self._recover_one(table_id, None, told)
         self._rebuilding.discard(table_id)
         if actor is not None:
-            actor.notice(
-                "The server could not save for a while: the hand in play was void, "
-                "stakes returned. Play goes on from what was saved."
-            )
+            actor.notice(notices.NOT_SAVED)
             log.info("table %s rebuilt from the database", table_id)
         elif old is not None and self.tables.get(table_id) is old:
             del self.tables[table_id]

@@ -5,6 +5,7 @@
 // Each hand's result is the server's: these functions only put it in words, never work it out.
 // The words are the reader's (static/js/i18n.js): each client words the same structured events
 // in its own language, so two players at one table may read the story in two languages.
+import { said } from "./engine-words.js";
 import { t, tn } from "./i18n.js";
 
 /** The table's own events (a sit, a leave, a top-up, a hand's start and end) in words. */
@@ -24,7 +25,7 @@ export function describeTableEvent(event, ctx) {
     case "hand_end":
       return event.result ? resultLine(event.result, ctx) : t("Hand over.");
     case "hand_void": { // `number` is there when the story was restored after a restart
-      const reason = event.reason || t("stakes returned");
+      const reason = said(event.reason_coded, ctx, event.reason) || t("stakes returned");
       return Number.isInteger(event.number)
         ? t("Hand {number} is void: {reason}", { number: event.number, reason })
         : t("The hand is void: {reason}", { reason });

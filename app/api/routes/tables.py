@@ -18,6 +18,7 @@ from app.api.schemas.bodies import StandUpIn
 from app.api.schemas.tables import BotSeated, TableClosed, TableSummary
 from app.games.core.options import OptionError
 from app.i18n.messages import N_, Plural, Text, localize, said
+from app.runtime import notices
 from app.runtime.lobby import LimitReached
 from app.runtime.protocol import ProtocolError
 from app.runtime.rule_words import worded
@@ -276,5 +277,5 @@ async def close_table(
                     names=", ".join(sorted(others)),
                 ),
             )
-    await table.shutdown("The player who opened this table closed it", close_table=True)
+    await table.shutdown(notices.OPENER_CLOSED, close_table=True)
     return {"table_id": table_id, "status": "closed"}

@@ -36,6 +36,7 @@ from app.db.ledger import record as ledger_record
 from app.games.core.accounts import is_seat, seat_account, seat_of, seats_in
 from app.games.core.actions import Action, LegalAction, action_fits, legal
 from app.games.core.cards import SeedSource, csprng_seed, seeded_source
+from app.games.core.coded import coded_json, english
 from app.games.core.errors import Refused, RuleError
 from app.games.core.game import Game
 from app.games.core.house import HouseBanked
@@ -43,7 +44,7 @@ from app.i18n.messages import N_, Text
 from app.ops.logs import set_context
 from app.ops.metrics import Metrics
 from app.review.results import owner_seat
-from app.runtime import records, time_bank
+from app.runtime import notices, records, time_bank
 from app.runtime.act_ids import AcceptedActs
 from app.runtime.blocks import Blocks
 from app.runtime.chat import CHAT_KEEP, REACTIONS, ChatRefused, Muted, TableChat, clean_text
@@ -98,10 +99,7 @@ NOTICE_SECONDS = 15.0
 restart the tables deal again before the players have reconnected to read it."""
 FIRST_DEAL_SECONDS = 0.3
 """The pause before a table's first hand (later ones wait ``NEXT_HAND_SECONDS``)."""
-RESTING = (
-    "Nobody has been here for a while, so the bots have stopped dealing; they start again "
-    "as soon as someone connects or sits down."
-)
+RESTING = notices.RESTING
 """``table.message`` of a table of bots no person has been at for ``BOT_TABLE_IDLE_SECONDS``."""
 STORAGE_DOWN = N_("The server cannot save right now; play resumes when it can.")
 """Why every table stops while the database cannot store (app/runtime/storage.py)."""
@@ -499,7 +497,7 @@ class TableCore(HostAtTable):
 
     def _engine_failed(self, action: Action) -> None:
         log.exception("table %s hand %s: engine failed on %s", self.table_id, self.hand_id, action)
-        self._void_hand("the server hit an error; the hand is void and stakes returned")
+        self._void_hand(notices.ENGINE_FAILED)
         self._changed()
 
     # ------------------------------------------------------------------ after every change
@@ -1236,7 +1234,9 @@ class TableCore(HostAtTable):
     # ------------------------------------------------------------------ voiding
 
     def notice(self, text: str) -> None:
-        """Tell everyone at the table something (shown until a later deal)."""
+        """Tell everyone at the table something (shown until a later deal): a notice of
+        app/runtime/notices.py (its code reaches the clients, who word it), or someone's own
+        words, shown as they are."""
         self.message = text
         self._notice_until = self.clock() + NOTICE_SECONDS
 
@@ -1261,9 +1261,15 @@ class TableCore(HostAtTable):
         engine.take_log()
         self.engine = engine
         log.warning("hand void: %s", reason)
-        void = {"kind": "hand_void", "hand_id": hand.hand_id, "reason": reason, "t": self.clock()}
+        void = {
+            "kind": "hand_void",
+            "hand_id": hand.hand_id,
+            "reason": english(reason),
+            "reason_coded": coded_json(reason),
+            "t": self.clock(),
+        }
         self.story.tell(void, self.roster)
-        self._fx.store(store.mark_void, hand.hand_id, reason)
+        self._fx.store(store.mark_void, hand.hand_id, str(reason))
         self.hand = None
         self.notice(reason)
         self.options_after_hand()
@@ -1483,7 +1489,7 @@ class TableCore(HostAtTable):
         self.engine.take_log()
         # the story goes on from the last hand, and the void ones since (docs/protocol.md §6.6)
         begun_told = [self.begun] if self.begun is not None and last_hand is None else []
-        self.story.restore(last_hand, begun_told + voids)
+        self.story.restore(last_hand, begun_told + [_coded_void(void) for void in voids])
         self.status = "paused" if status == "paused" else "open"
         self.pause_reason = pause_reason if self.status == "paused" else None
         if state:  # the reconciled state is the table's state from now on
@@ -1682,6 +1688,13 @@ class TableCore(HostAtTable):
         if not blocked:
             return messages
         return [m for m in messages if m.get("player_id") not in blocked]
+
+
+def _coded_void(void: dict[str, Any]) -> dict[str, Any]:
+    """A void hand's ``hand_void`` event as the database kept it, its reason's code found
+    again from its English (:func:`app.runtime.notices.reread`)."""
+    reason = notices.reread(void.get("reason"))
+    return {**void, "reason_coded": coded_json(reason)}
 
 
 def _seat_stacks(balances: dict[str, int]) -> list[tuple[int, int]]:

@@ -22,6 +22,7 @@ from app.games.core.accounts import is_seat, seat_of
 from app.games.core.actions import Action, LegalAction, action_fits, legal, one_of
 from app.games.core.options import OptionError
 from app.i18n.messages import N_, Plural, Text, said
+from app.runtime import notices
 from app.runtime.protocol import ErrorCode, ProtocolError, Sit, encode
 from app.runtime.table.effects import Effects, Watcher
 
@@ -345,7 +346,7 @@ class HostAtTable:
                 self.pending_options.update(changed)
                 detail["from_next_hand"] = True
                 self._fx.store(store.set_table_options, self.table_id, self.coming_options)
-                self.notice("The host changed the table's options: from the next hand.")
+                self.notice(notices.OPTIONS_CHANGED)
             else:
                 self._apply_options(changed)
         elif kind == "approve" and seating is not None:
@@ -358,7 +359,7 @@ class HostAtTable:
         self._fx.store(store.table_host_acted, self.table_id, player_id, kind, detail)
         self._tell_host_event(f"host_{kind}", **detail)
         if kind == "close":
-            fx = self.shut_down("The table's host closed it", close_table=True)
+            fx = self.shut_down(notices.HOST_CLOSED, close_table=True)
             return fx, None
         self._state_dirty = True
         self._changed()

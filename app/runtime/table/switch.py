@@ -14,7 +14,7 @@ from app.db.ledger import Movement
 from app.games.core.accounts import seat_account
 from app.games.core.errors import ErrorCode
 from app.i18n.messages import N_
-from app.runtime import records, time_bank
+from app.runtime import notices, records, time_bank
 from app.runtime.protocol import ProtocolError, encode
 from app.runtime.records import SeatInfo
 from app.runtime.table.core import BEGUN_KEY, TableCore
@@ -23,7 +23,7 @@ from app.runtime.table.effects import Effects
 ROOM_SWITCH_CLOSE = 4301
 """The close code of a table its room has left for another (docs/protocol/socket.md §3): the
 ``room_switch`` message just before it names the table to open instead."""
-SWITCHED = "The room moved to another table."
+SWITCHED = notices.ROOM_MOVED
 
 
 def refusal(core: TableCore) -> ProtocolError | None:
@@ -76,7 +76,7 @@ def wait_for_hand(core: TableCore, game: str, title: str) -> Effects:
         "t": core.clock(),
     }
     core.story.tell(event, core.roster)
-    core.notice(f"The room switches to {title} once this hand ends.")
+    core.notice(notices.room_switching(title))
     return core.refresh()
 
 
@@ -139,5 +139,5 @@ def carried(core: TableCore, full: int, event: dict[str, Any]) -> dict[str, Any]
 def begun(core: TableCore) -> Effects:
     """The new table, built from the database, tells everyone the switch (its story begins
     with it: :func:`carried`)."""
-    core.notice(f"The room switched to {core.game_cls.title}.")
+    core.notice(notices.room_switched(core.game_cls.title))
     return core.refresh()
