@@ -84,7 +84,6 @@ BOT_GAMES = {
 }
 REPLAY_PENDING = (
     "#seats",  # the seats (static/js/seats.js), with the games' extras in them
-    ".server-words",  # what the engines word in English (a status, a note: static/js/games)
     "#step-label",  # the steps' labels: the server's record ("Ada: discard TH", words.js)
     "#steps-list",
     ".step-raw",  # the events as recorded: their kinds and fields, for the curious
@@ -112,8 +111,6 @@ PAGES += (
         "#controls .action",
         table="trianta-ena",
         pending=(
-            # what the engines word in English on the server (a status, a note: static/js/games)
-            ".server-words",
             # the options' names in the host's panel: humanized keys, no words of their own yet
             "#host-panel label",
         ),
