@@ -1,9 +1,10 @@
 // The engines' sentences and the table's notices in the reader's words. The server writes them
 // in English (a view's `status`, a hand's `note`, Vingt-un's dealer's `calls`, En og tredive's
-// round's end, `table.over`, `table.cannot_play`, `table.message`, a void hand's `reason`) and
-// sends each with a code and its values beside it, `<field>_coded`: {code, values}
-// (docs/protocol/view.md §6.7; app/games/core/coded.py, app/runtime/notices.py). Each reader's
-// page words the code in its own language here, so two players at one table read two languages.
+// round's end, `table.over`, `table.cannot_play`, `table.leave_cost`, `table.message`, a void
+// hand's `reason`) and sends each with a code and its values beside it, `<field>_coded`:
+// {code, values} (docs/protocol/view.md §6.7; app/games/core/coded.py, app/runtime/notices.py).
+// Each reader's page words the code in its own language here, so two players at one table read
+// two languages.
 //
 // WORDS lists every code the server sends: tests/i18n/test_engine_words.py reads its keys and
 // fails on a code the engines or the table send that is not here (or one here nobody sends).
@@ -146,6 +147,15 @@ const WORDS = {
   "en-og-tredive.out": (v, w) => (w.you(v.seat) ? t("You are out") : t("{name} is out", { name: w.name(v.seat) })),
   "en-og-tredive.no_bet_left": (v, w) => (w.you(v.seat) ? t("You have no bet left") : t("{name} has no bet left", { name: w.name(v.seat) })),
   "en-og-tredive.wins_match": (v, w) => (w.you(v.seat) ? t("You win the match") : t("{name} wins the match", { name: w.name(v.seat) })),
+  "en-og-tredive.leave_now": (v) => {
+    const chips = tn("{n} chip", "{n} chips", v.chips);
+    return tn("Leaving now puts your {n} remaining bet ({chips}) in the pot.", "Leaving now puts your {n} remaining bets ({chips}) in the pot.", v.bets, { chips });
+  },
+  "en-og-tredive.leave_after_round": (v) => {
+    const chips = tn("{n} chip", "{n} chips", v.chips);
+    return tn("Leaving puts your {n} remaining bet ({chips}) in the pot: you stand up when this round ends.",
+      "Leaving puts your {n} remaining bets ({chips}) in the pot: you stand up when this round ends.", v.bets, { chips });
+  },
 
   // The table's notices (app/runtime/notices.py): `table.message`, a void hand's reason
   "table.resting": () => t("Nobody has been here for a while, so the bots have stopped dealing; they start again as soon as someone connects or sits down."),
@@ -167,12 +177,9 @@ const WORDS = {
 // ------------------------------------------------------------------ wording
 
 /** Whether `coded` is a code this page knows, with its values. */
-export function isCoded(coded) {
+function isCoded(coded) {
   return Boolean(coded) && typeof coded.code === "string" && Object.hasOwn(WORDS, coded.code);
 }
-
-/** The code of `coded` ({code, values}), or null. */
-export const codeOf = (coded) => (coded && typeof coded.code === "string" ? coded.code : null);
 
 /**
  * `coded` ({code, values}) in the reader's words; `english` (the view's English field) when

@@ -91,6 +91,8 @@ class _Codes(ast.NodeVisitor):
         self.where = where
         self.inside: list[str] = []
         self.codes: set[str] = set()
+        self.values: dict[str, set[str]] = {}
+        """The names of each code's values, as the source gives them."""
         self.unreadable: list[str] = []
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -108,6 +110,8 @@ class _Codes(ast.NodeVisitor):
             for code in _literals(node.args[0]):
                 if isinstance(code, ast.Constant) and isinstance(code.value, str):
                     self.codes.add(code.value)
+                    names = {keyword.arg for keyword in node.keywords if keyword.arg}
+                    self.values.setdefault(code.value, set()).update(names)
                 elif not passed_on:
                     self.unreadable.append(f"{self.where}:{node.lineno}: {ast.unparse(code)}")
         self.generic_visit(node)
@@ -132,6 +136,19 @@ def source_codes() -> tuple[set[str], list[str]]:
         codes |= found.codes
         unreadable += found.unreadable
     return codes, unreadable
+
+
+def source_values() -> dict[str, set[str]]:
+    """The names of the values each code is made with (a notice's: its English's)."""
+    values = {
+        code: set(re.findall(r"\{(\w+)\}", english)) for code, english in notices.ENGLISH.items()
+    }
+    for where, tree in trees().items():
+        found = _Codes(where)
+        found.visit(tree)
+        for code, names in found.values.items():
+            values.setdefault(code, set()).update(names)
+    return values
 
 
 def test_the_source_and_the_client_know_the_same_codes() -> None:
@@ -237,6 +254,7 @@ def _said(engine: Game, known: set[str]) -> list[str]:
         found += problems(engine.view(viewer), known, f"view({viewer})")
     asides = {"table_over": engine.table_over}
     asides |= {f"cannot_play({seat})": engine.cannot_play(seat) for seat in engine.seated}
+    asides |= {f"leave_cost({seat})": engine.leave_cost(seat) for seat in engine.seated}
     for where, text in asides.items():
         if text is None:
             continue

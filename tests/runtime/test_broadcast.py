@@ -113,7 +113,8 @@ def reference_view_for(actor: TableCore, seat: int | None) -> dict[str, Any]:
             else 0,
             "cannot_play": None if seat is None else english(engine.cannot_play(seat)),
             "cannot_play_coded": None if seat is None else coded_json(engine.cannot_play(seat)),
-            "leave_cost": None if seat is None else engine.leave_cost(seat),
+            "leave_cost": None if seat is None else english(engine.leave_cost(seat)),
+            "leave_cost_coded": None if seat is None else coded_json(engine.leave_cost(seat)),
             "spectators": sum(
                 1 for c in actor.watchers if reference_seat_of(actor, c.player_id) is None
             ),

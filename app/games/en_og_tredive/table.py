@@ -52,7 +52,7 @@ class EnOgTrediveTable(Game):
         the match between its rounds, their bets left in the pot (docs/rules.md §5.12)."""
         return seat not in self.match.seats or not self.in_hand
 
-    def leave_cost(self, seat: int) -> str | None:
+    def leave_cost(self, seat: int) -> Coded | None:
         """What leaving costs the player in ``seat``, in words, while they are in a match
         with bets in front of them (docs/rules.md §5.12): those bets go to the pot."""
         if seat not in self.match.seats:
@@ -63,8 +63,18 @@ class EnOgTrediveTable(Game):
         bets = chips // self.bet_unit
         what = f"your {bets} remaining bet{'' if bets == 1 else 's'} ({chips} chips)"
         if self.in_hand:
-            return f"Leaving puts {what} in the pot: you stand up when this round ends."
-        return f"Leaving now puts {what} in the pot."
+            return Coded(
+                "en-og-tredive.leave_after_round",
+                f"Leaving puts {what} in the pot: you stand up when this round ends.",
+                bets=bets,
+                chips=chips,
+            )
+        return Coded(
+            "en-og-tredive.leave_now",
+            f"Leaving now puts {what} in the pot.",
+            bets=bets,
+            chips=chips,
+        )
 
     def on_leave(self, seat: int) -> None:
         if seat in self.match.seats and not self.in_hand:

@@ -162,7 +162,9 @@ def view(
         table["cannot_play"] = english(cannot_play)
         table["cannot_play_coded"] = coded_json(cannot_play)
     # what leaving costs beyond the stack going home (the page confirms with it)
-    table["leave_cost"] = engine.leave_cost(seat) if seat is not None and playing else None
+    leave_cost = engine.leave_cost(seat) if seat is not None and playing else None
+    table["leave_cost"] = english(leave_cost)
+    table["leave_cost_coded"] = coded_json(leave_cost)
     table["spectators"] = common.spectators
     table.update(core.personal_table(person))
     seen.update(
