@@ -26,6 +26,12 @@ say otherwise: ``on_sit``, ``on_leave``, ``can_leave``, ``buy_in_limits``, ``can
 (several viewers at once), ``seats_named``, ``on_void``. Chips move only by ``pay``; a hand ends
 with ``end_hand``; events go to ``log``.
 
+**Sentences for people** (a view's ``status``, a hand's note, ``cannot_play``, ``table_over``,
+``leave_cost``) are each a :class:`~app.games.core.coded.Coded`: the English, with a code and
+its values, which the view sends beside it as ``<field>_coded`` for each reader's client to word
+in its own language. A new code is worded in static/js/engine-words.js
+(``tests/i18n/test_engine_words.py`` fails on one it lacks, and on a sentence without a code).
+
 **Which module holds what.** Every package has these parts:
 
 * ``engine.py``: the engine class, exported as ``GAME``; it plays a hand (``deal``,

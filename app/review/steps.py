@@ -197,6 +197,7 @@ def dress(
             "standing_room": 0,
             "buy_in": None,
             "over": None,
+            "over_coded": None,
             "message": None,
             "can_top_up": False,
             "spectators": 0,

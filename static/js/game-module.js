@@ -44,17 +44,18 @@
 
 import { asCards } from "./cards.js";
 import { h } from "./dom.js";
+import { said } from "./engine-words.js";
 import { codeWords } from "./words.js";
 
 const KNOWN_KEYS = new Set([
   "table_id", "game", "hand_id", "phase", "you", "seats", "legal", "deadline", "table",
-  "status", "messages", "turn", "order",
+  "status", "status_coded", "messages", "messages_coded", "turn", "order",
 ]);
 
 /** For a game without its own module: status, messages, card fields and simple values. */
 export const genericModule = {
   renderCenter(view, el, ctx) {
-    if (typeof view.status === "string") el.append(ctx.h("p", { class: "status-line" }, view.status));
+    if (typeof view.status === "string") el.append(ctx.h("p", { class: "status-line" }, said(view.status_coded, ctx, view.status)));
     const facts = ctx.h("p", { class: "facts" });
     const cardBlocks = [];
     for (const [key, value] of Object.entries(view)) {
@@ -69,14 +70,17 @@ export const genericModule = {
       }
     }
     el.append(...cardBlocks);
-    messagesList(view.messages, el);
+    messagesList(view, el, ctx);
     if (facts.childNodes.length) el.append(facts);
   },
 };
 
-function messagesList(messages, el) {
-  if (!Array.isArray(messages) || !messages.length) return;
-  el.append(h("ul", { class: "messages" }, messages.filter((m) => typeof m === "string").map((m) => h("li", {}, m))));
+/** The view's `messages`, each worded from its code (`messages_coded`) where it has one. */
+function messagesList(view, el, ctx) {
+  const messages = Array.isArray(view.messages) ? view.messages : [];
+  const coded = Array.isArray(view.messages_coded) ? view.messages_coded : [];
+  if (!messages.length) return;
+  el.append(h("ul", { class: "messages" }, messages.map((m, i) => (typeof m === "string" ? h("li", {}, said(coded[i], ctx, m)) : null))));
 }
 
 /** The game's module (static/js/games/<id>.js), or the generic one. */

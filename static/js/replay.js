@@ -11,6 +11,7 @@ import { chipWords, decisionTable, getAnalysis, handSummary, noAnalysis } from "
 import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
+import { said } from "./engine-words.js";
 import { formatNumber, formatTime, t, tn } from "./i18n.js";
 import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
@@ -29,8 +30,8 @@ const state = { data: null, index: 0, timer: null, module: null, me: null, decis
 /** For a game without its own module: its status line, card fields and simple facts. */
 const fallbackModule = {
   renderCenter(view, el, ctx) {
-    if (typeof view.status === "string") el.append(ctx.h("p", { class: "status-line" }, view.status));
-    const skip = new Set(["table_id", "game", "hand_id", "phase", "you", "seats", "legal", "deadline", "table", "status", "turn", "order"]);
+    if (typeof view.status === "string") el.append(ctx.h("p", { class: "status-line" }, said(view.status_coded, ctx, view.status)));
+    const skip = new Set(["table_id", "game", "hand_id", "phase", "you", "seats", "legal", "deadline", "table", "status", "status_coded", "turn", "order"]);
     const facts = ctx.h("p", { class: "facts" });
     for (const [key, value] of Object.entries(view)) {
       if (skip.has(key) || value === null || value === undefined) continue;

@@ -4,6 +4,7 @@
 // and an optional `place` (where the seat sits at the table, when a game moves players around).
 import { cardRow } from "./cards.js";
 import { chips, h, signed } from "./dom.js";
+import { said } from "./engine-words.js";
 import { t } from "./i18n.js";
 import { seatPresence } from "./presence.js";
 import { codeWords } from "./words.js";
@@ -138,7 +139,7 @@ function occupiedSeat(seat, view, isTurn, opts) {
         : null,
       seat.leaving ? h("span", { class: "tag tag-leaving" }, t("leaving")) : null,
       ...seatPresence(seat, view, opts)),
-    (Array.isArray(seat.hands) ? seat.hands : []).map((hand) => handBox(hand, seat)));
+    (Array.isArray(seat.hands) ? seat.hands : []).map((hand) => handBox(hand, seat, opts.ctx)));
   if (opts.module && typeof opts.module.renderSeatExtras === "function") {
     const extras = h("div", { class: "seat-extras" });
     try {
@@ -151,7 +152,7 @@ function occupiedSeat(seat, view, isTurn, opts) {
   return node;
 }
 
-function handBox(hand, seat) {
+function handBox(hand, seat, ctx) {
   const status = typeof hand.status === "string" ? hand.status : typeof hand.state === "string" ? hand.state : null;
   const meta = [];
   if (typeof hand.stake === "number" && hand.stake > 0) meta.push(h("span", { class: "stake" }, t("Stake {chips}", { chips: chips(hand.stake) })));
@@ -164,8 +165,7 @@ function handBox(hand, seat) {
   return h("div", { class: "hand", dataset: status ? { status } : {} },
     cardRow(hand.cards, { small: true }),
     meta.length ? h("div", { class: "hand-meta" }, meta) : null,
-    // the engine's note on the hand ("Won 2 (higher)."): its English words (docs/i18n.md)
-    typeof hand.note === "string" && hand.note ? h("p", { class: "hand-note server-words" }, hand.note) : null);
+    typeof hand.note === "string" && hand.note ? h("p", { class: "hand-note" }, said(hand.note_coded, ctx, hand.note)) : null);
 }
 
 /** What a bot's level means, in a tooltip (docs/analysis.md §5). */

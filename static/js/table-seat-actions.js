@@ -3,6 +3,7 @@
 import { askAmount } from "./amount-dialog.js";
 import { api } from "./api.js";
 import { $, chips, toast } from "./dom.js";
+import { said } from "./engine-words.js";
 import { t } from "./i18n.js";
 import { log, socket, state, summary, tableId } from "./table-context.js";
 
@@ -64,7 +65,7 @@ export async function leave() {
   if (cost) {
     const ok = await askAmount({
       title: t("Leave the table?"),
-      help: cost,
+      help: said(state.view.table.leave_cost_coded, {}, cost),
       min: 0, max: 0, value: 0, label: "", confirm: t("Leave table"),
     });
     if (ok === null) return;

@@ -6,6 +6,7 @@ import { announce } from "./announce.js";
 import { api } from "./api.js";
 import { seeView } from "./bankroll-follow.js";
 import { cardEl, cardRow, cardText } from "./cards.js";
+import { said } from "./engine-words.js";
 import { chatWhoChanged, onChatMessage, startChat } from "./chat.js";
 import { cannotPlayNotice, renderControls } from "./controls.js";
 import { $, chips, fill, h, humanize, signed, toast } from "./dom.js";
@@ -21,7 +22,6 @@ import { gameChoices, renderPresence } from "./presence.js";
 import { renderSeats, turnSeats } from "./seats.js";
 import { renderSignIn, showWhoami } from "./signin.js";
 import { describe, renderResultBox, resultDeltas } from "./story.js";
-import { serverWords } from "./games/server-words.js";
 import { followRoom, renderRoomChooser, roomViewChanged } from "./room.js";
 import { gameId, log, page, socket, state, summary } from "./table-context.js";
 import { optionLabel, renderInvite, renderOptions } from "./table-info.js";
@@ -57,13 +57,15 @@ function moduleCtx(view) {
 
 // ------------------------------------------------------------------ the log
 
-/** The server's notice (a void hand, a closing table) when it changes: not an event. */
+/** The server's notice (a void hand, a closing table) when it changes: not an event. The
+ *  server words it in the reader's language (docs/i18n.md, "The table's own words"). */
 function noticeLines(prev, view, message) {
   const notice = view.table?.message;
   if (!notice || notice === prev?.table?.message) return [];
   // a void hand's notice is its hand_void event's reason, told already (docs/protocol.md §6.6)
   const told = [...(message.story || []), ...(message.events || [])];
-  return told.some((event) => event.kind === "hand_void" && event.reason === notice) ? [] : [notice];
+  if (told.some((event) => event.kind === "hand_void" && event.reason === notice)) return [];
+  return [notice]; // the table's own words, in the reader's language (docs/i18n.md)
 }
 
 /** The story the server sent with a state (docs/protocol.md §6.6): a new connection's
@@ -115,9 +117,10 @@ function renderAll(prev) {
   const notes = [];
   if (closed) notes.push(...closedNotice(closed));
   else {
-    if (table.over) notes.push(h("strong", {}, t("Table over:")), " ", table.over);
+    if (table.over) notes.push(h("strong", {}, t("Table over:")), " ", said(table.over_coded, ctx, table.over));
     if (table.status === "paused") notes.push(h("strong", {}, t("Paused by the host")), table.pause_reason ? ` — ${table.pause_reason}` : ".");
-    if (table.message) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${table.message}` : table.message));
+    const notice = table.message || "";
+    if (notice) notes.push(h("span", { class: "banner-message" }, notes.length ? ` ${notice}` : notice));
     const asked = seatRequestNote(view); // your own request to sit (seats by approval)
     if (asked) notes.push(h("span", { class: "banner-message banner-seat-request" }, notes.length ? ` ${asked}` : asked));
   }
@@ -240,7 +243,8 @@ function renderControlsArea() {
       retry ? h("button", { type: "button", class: "btn btn-small btn-retry", id: "btn-retry", onclick: () => socket.retryNow() }, t("Retry now")) : null);
   }
 
-  const cannotPlay = seated && !yourTurn && typeof view.table?.cannot_play === "string" ? view.table.cannot_play : null;
+  const cannotPlay = seated && !yourTurn && typeof view.table?.cannot_play === "string"
+    ? said(view.table.cannot_play_coded, {}, view.table.cannot_play) : null;
   const key = JSON.stringify([legal, seated, Boolean(state.me), view.table?.status, closed, cannotPlay, Boolean(view.table?.can_top_up)]);
   if (key !== state.legalKey || !el.firstChild) {
     state.legalKey = key;
@@ -327,12 +331,13 @@ function onState(message) {
   state.version = message.version;
   state.view = message.view;
   seeView(message.view, state); // the header's bankroll follows
-  const closing = message.view.table?.status === "closed" && enterClosed(message.view.table.message);
+  const closing = message.view.table?.status === "closed"
+    && enterClosed(message.view.table.message);
   if (state.pending?.acked && message.version > state.pending.version) clearPending();
   learnNames(message.view, message);
   const ctx = moduleCtx(message.view);
   tellStory(message, ctx, fresh);
-  for (const line of noticeLines(prev, message.view, message)) log(serverWords(line)); // the server's own words (docs/i18n.md: still English)
+  for (const line of noticeLines(prev, message.view, message)) log(line);
   if (closing) {
     state.lastResult = null; // closing voids the hand in play: there is no result to tell
     log(t("The table is closed."), "error");

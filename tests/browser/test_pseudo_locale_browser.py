@@ -63,9 +63,7 @@ BOT_GAMES = {
     "trente-et-quarante": {"bet_seconds": 1, "turn_seconds": 1},
     "en-og-tredive": {"turn_seconds": 5},
 }
-REPLAY_PENDING = (
-    ".server-words",  # what the engines word in English (a status, a note: static/js/games)
-)
+REPLAY_PENDING: tuple[str, ...] = ()
 ANALYSIS_DRAWN = "#analysis-summary :is(.analysis-legend, #analysis-none)"
 PAGES += (
     *(
@@ -88,10 +86,6 @@ PAGES += (
         "/tables/{table}",
         "#controls .action",
         table="trianta-ena",
-        pending=(
-            # what the engines word in English on the server (a status, a note: static/js/games)
-            ".server-words",
-        ),
     ),
 )
 

@@ -112,6 +112,7 @@ def test_the_wait_for_ready_and_a_closed_table_in_the_pseudo_locale(
     check(page, "closing: the confirmation")
     page.click("#btn-close-table")
     expect(page.locator("#conn[data-state=closed]")).to_be_visible()
-    # why it closed: the table's message, worded in the reader's language (app/runtime)
+    # why it closed: the table's message, worded in the reader's language by the server
+    # (app/runtime, docs/i18n.md "The table's own words")
     expect(page.locator("#banner .banner-message")).to_contain_text("⟦")
     check(page, "a closed table")

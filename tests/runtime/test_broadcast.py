@@ -22,6 +22,7 @@ import orjson
 import pytest
 
 from app.games.core.actions import random_action
+from app.games.core.coded import coded_json, english
 from app.games.core.game import Game
 from app.games.core.registry import GAME_IDS, game_class
 from app.runtime.house import House
@@ -98,7 +99,8 @@ def reference_view_for(actor: TableCore, seat: int | None) -> dict[str, Any]:
                 1 for s in range(engine.table_seats, engine.max_seats) if s not in actor.roster
             ),
             "buy_in": {"min": low, "max": high},
-            "over": engine.table_over,
+            "over": english(engine.table_over),
+            "over_coded": coded_json(engine.table_over),
             "message": actor.message,
             "start": actor.options["start"],
             "waiting_for_ready": actor.waiting_for_ready,
@@ -108,8 +110,10 @@ def reference_view_for(actor: TableCore, seat: int | None) -> dict[str, Any]:
             "top_up_max": engine.top_up_limit(seat)
             if seat is not None and engine.can_top_up(seat)
             else 0,
-            "cannot_play": None if seat is None else engine.cannot_play(seat),
-            "leave_cost": None if seat is None else engine.leave_cost(seat),
+            "cannot_play": None if seat is None else english(engine.cannot_play(seat)),
+            "cannot_play_coded": None if seat is None else coded_json(engine.cannot_play(seat)),
+            "leave_cost": None if seat is None else english(engine.leave_cost(seat)),
+            "leave_cost_coded": None if seat is None else coded_json(engine.leave_cost(seat)),
             "spectators": sum(
                 1 for c in actor.watchers if reference_seat_of(actor, c.player_id) is None
             ),

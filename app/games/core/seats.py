@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from app.games.core.accounts import is_seat, owner_of, seat_account, seats_in
+from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.money import Transfer, move_chips
 
@@ -96,20 +97,23 @@ class Seats(ABC):
         Default: up to the largest buy-in of the table."""
         return max(0, self.buy_in_limits(None)[1] - self.stack(seat))
 
-    def leave_cost(self, seat: int) -> str | None:
+    def leave_cost(self, seat: int) -> Coded | None:
         """What leaving costs the player in ``seat`` beyond their stack going home, in words
-        for them, or None (the page asks them to confirm with it: En og tredive's bets left
-        in the pot, docs/rules.md §5.12). Default: nothing."""
+        for them (a :class:`Coded` sentence, worded by each reader's client), or None (the page
+        asks them to confirm with it: En og tredive's bets left in the pot, docs/rules.md
+        §5.12). Default: nothing."""
         return None
 
-    def cannot_play(self, seat: int) -> str | None:
+    def cannot_play(self, seat: int) -> Coded | None:
         """Why the player in ``seat`` is not dealt in (their stack no longer lets them play),
-        in words for them, or None. The page shows it with "Add chips" and "Stand up"."""
+        in words for them (a :class:`Coded` sentence), or None. The page shows it with "Add
+        chips" and "Stand up"."""
         return None
 
     @property
-    def table_over(self) -> str | None:
-        """A message when the table has ended for good (Greek 31 table stakes), else None."""
+    def table_over(self) -> Coded | None:
+        """A message when the table has ended for good (Greek 31 table stakes: a
+        :class:`Coded` sentence), else None."""
         return None
 
     def sim_stack(self, seat: int, stack: int) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.games.core.cards import Stock
+from app.games.core.coded import Coded
 
 PATTERNS = ("1-1-1", "2-1", "1-2")
 """How the dealer may deal after a cut: packets to each player in turn (docs/rules.md §5.5)."""
@@ -66,7 +67,9 @@ class Round:
     restocks: int = 0
     no_bets: bool = False
     """Nobody still in has a bet left: no knocking, the next 31 wins the match (step 7)."""
-    result: str = ""
+    result: list[Coded] = field(default_factory=list)
+    """How the round ended, line by line ("Seat 0 knocked", "seat 2 pays 1", …): the view's
+    ``status`` between rounds."""
 
 
 class EnOgTrediveState(Protocol):

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.games.core.accounts import POT, AccountKind, bets_account, parse_account, seat_account
 from app.games.core.cards import SeedSource, Stock, csprng_seed
+from app.games.core.coded import Coded
 from app.games.core.game import Game
 from app.games.en_og_tredive.scoring import hand_value, is_coup_d_etat
 from app.games.en_og_tredive.state import Match, Round
@@ -51,7 +52,7 @@ class EnOgTrediveTable(Game):
         the match between its rounds, their bets left in the pot (docs/rules.md §5.12)."""
         return seat not in self.match.seats or not self.in_hand
 
-    def leave_cost(self, seat: int) -> str | None:
+    def leave_cost(self, seat: int) -> Coded | None:
         """What leaving costs the player in ``seat``, in words, while they are in a match
         with bets in front of them (docs/rules.md §5.12): those bets go to the pot."""
         if seat not in self.match.seats:
@@ -62,8 +63,18 @@ class EnOgTrediveTable(Game):
         bets = chips // self.bet_unit
         what = f"your {bets} remaining bet{'' if bets == 1 else 's'} ({chips} chips)"
         if self.in_hand:
-            return f"Leaving puts {what} in the pot: you stand up when this round ends."
-        return f"Leaving now puts {what} in the pot."
+            return Coded(
+                "en-og-tredive.leave_after_round",
+                f"Leaving puts {what} in the pot: you stand up when this round ends.",
+                bets=bets,
+                chips=chips,
+            )
+        return Coded(
+            "en-og-tredive.leave_now",
+            f"Leaving now puts {what} in the pot.",
+            bets=bets,
+            chips=chips,
+        )
 
     def on_leave(self, seat: int) -> None:
         if seat in self.match.seats and not self.in_hand:
@@ -159,7 +170,7 @@ class EnOgTrediveTable(Game):
             return True
         if hand_value(hand) == 31:
             self._show(seat)
-            r.result = f"Seat {seat} shows 31"
+            r.result = [Coded("en-og-tredive.shows_31", f"Seat {seat} shows 31", seat=seat)]
             owed = {s: 1 for s in r.seats if s != seat}
             self._settle(owed, ending="31", winner=seat, dealt=dealt)
             return True
@@ -176,7 +187,13 @@ class EnOgTrediveTable(Game):
         out = [s for s in self.match.seats if s != seat]
         self.match.out.extend(out)
         self.match.seats = []
-        r.result = f"Seat {seat} wins the match with a coup d'état"
+        r.result = [
+            Coded(
+                "en-og-tredive.coup_d_etat",
+                f"Seat {seat} wins the match with a coup d'état",
+                seat=seat,
+            )
+        ]
         self._finish("coup_d_etat", winner=seat, owed=[], out=out, match_winner=seat, dealt=dealt)
 
     def _settle_knock(self) -> None:
@@ -191,7 +208,7 @@ class EnOgTrediveTable(Game):
             owed = {s: 2 if s == r.knocker else 1 for s, value in values.items() if value == low}
         else:
             owed = {s: 1 for s, value in values.items() if value < self.options["knock_min"]}
-        r.result = f"Seat {r.knocker} knocked"
+        r.result = [Coded("en-og-tredive.knocked", f"Seat {r.knocker} knocked", seat=r.knocker)]
         self._settle(owed, ending="knock", winner=None, dealt=False)
 
     def _settle(
@@ -213,11 +230,17 @@ class EnOgTrediveTable(Game):
             self.log("out", seat=seat)
         r = self._round()
         # What was paid, not what was owed: a player short of bets pays what they have.
-        r.result += "".join(f"; seat {s} pays {paid[s]}" for s in sorted(paid) if paid[s])
-        r.result += "".join(f"; seat {seat} is out" for seat in out)
-        r.result += "".join(
-            f"; seat {seat} has no bet left" for seat in sorted(short) if seat not in out
-        )
+        r.result += [
+            Coded("en-og-tredive.pays", f"seat {s} pays {paid[s]}", seat=s, bets=paid[s])
+            for s in sorted(paid)
+            if paid[s]
+        ]
+        r.result += [Coded("en-og-tredive.out", f"seat {s} is out", seat=s) for s in out]
+        r.result += [
+            Coded("en-og-tredive.no_bet_left", f"seat {s} has no bet left", seat=s)
+            for s in sorted(short)
+            if s not in out
+        ]
         match_winner = None
         if len(self.match.seats) == 1:
             (match_winner,) = self.match.seats
@@ -226,7 +249,13 @@ class EnOgTrediveTable(Game):
             self.pay(bets_account(match_winner), seat_account(match_winner), own, "bets returned")
             self.log("match_won", seat=match_winner, how="last_in")
             self.match.seats = []
-            r.result += f"; seat {match_winner} wins the match"
+            r.result.append(
+                Coded(
+                    "en-og-tredive.wins_match",
+                    f"seat {match_winner} wins the match",
+                    seat=match_winner,
+                )
+            )
         self._finish(
             ending,
             winner=winner,

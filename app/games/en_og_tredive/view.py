@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.games.core.accounts import POT, bets_account
+from app.games.core.coded import Coded, coded_json
 from app.games.core.views import View, card_view, views_with_own_seat
 from app.games.en_og_tredive.scoring import hand_value
 from app.games.en_og_tredive.state import EnOgTrediveState
@@ -21,6 +22,7 @@ def table_view(game: EnOgTrediveState, viewer: int | None) -> View:
     """The view for ``viewer`` (None: a spectator), docs/protocol.md §6."""
     r = game.round
     playing = r if game.in_hand else None
+    said = status(game)
     return {
         "phase": phase(game),
         "seats": [seat_view(game, seat, viewer) for seat in game.seated],
@@ -41,7 +43,8 @@ def table_view(game: EnOgTrediveState, viewer: int | None) -> View:
             "out": list(game.match.out),
             "knocking": bool(playing and not playing.no_bets),
         },
-        "status": status(game),
+        "status": str(said),
+        "status_coded": coded_json(said),
     }
 
 
@@ -104,16 +107,25 @@ def _hand_value(cards: tuple[str, ...]) -> int:
     return hand_value(cards)
 
 
-def status(game: EnOgTrediveState) -> str:
+def status(game: EnOgTrediveState) -> Coded:
     """Whose decision it is, or how the last round ended."""
     r = game.round
     if not game.in_hand or r is None:
         if r is not None and r.result:
-            return r.result
-        return "Next round" if game.can_start() else "Waiting for players"
+            lines = list(r.result)
+            return Coded("en-og-tredive.round_over", "; ".join(lines), lines=lines)
+        if game.can_start():
+            return Coded("en-og-tredive.next_round", "Next round")
+        return Coded("en-og-tredive.waiting", "Waiting for players")
+    seat = r.actor
     if r.phase == "cut":
-        return f"Seat {r.actor} to cut or knock on the deck"
+        return Coded("en-og-tredive.to_cut", f"Seat {seat} to cut or knock on the deck", seat=seat)
     if r.phase == "deal":
-        return f"Seat {r.actor} to deal"
+        return Coded("en-og-tredive.to_deal", f"Seat {seat} to deal", seat=seat)
     knock = f" (seat {r.knocker} knocked)" if r.knocker is not None else ""
-    return f"Seat {r.actor} to {r.phase}{knock}"
+    return Coded(
+        "en-og-tredive.to_draw" if r.phase == "draw" else "en-og-tredive.to_discard",
+        f"Seat {seat} to {r.phase}{knock}",
+        seat=seat,
+        knocker=r.knocker,
+    )

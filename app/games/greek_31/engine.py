@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from app.games.core.actions import Action, LegalAction, amount_range, legal, one_of
+from app.games.core.coded import Coded
 from app.games.core.hand import Timer
 from app.games.core.views import View
 from app.games.greek_31.bot import dealer_draws, player_draws, stake_choice
@@ -114,14 +115,20 @@ class Greek31(Greek31Table):
             cover = self.cover()
             if cover == 0:
                 hand.results[seat] = "no cover"
-                hand.notes[seat] = "The bank cannot cover another stake this hand"
+                hand.notes[seat] = Coded(
+                    "greek-31.no_cover", "The bank cannot cover another stake this hand"
+                )
                 self.log("no_cover", seat=seat)
                 continue
             ceiling = self.stack(seat)
             if self.options["max_bet"] is not None:
                 ceiling = min(ceiling, int(self.options["max_bet"]))
             if cover < ceiling:
-                hand.notes[seat] = f"The bank covers only {cover} more: stakes are cut to it"
+                hand.notes[seat] = Coded(
+                    "greek-31.cover_cut",
+                    f"The bank covers only {cover} more: stakes are cut to it",
+                    cover=cover,
+                )
             hand.turn = seat
             return
         self._dealer_turn()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.games.core.coded import Coded
+
 
 @dataclass
 class HandInPlay:
@@ -25,7 +27,7 @@ class HandInPlay:
     stakes: dict[int, int] = field(default_factory=dict)
     results: dict[int, str] = field(default_factory=dict)
     """Per player: "no cover", "stood", "bust", "31", "won", "lost" or "returned"."""
-    notes: dict[int, str] = field(default_factory=dict)
+    notes: dict[int, Coded] = field(default_factory=dict)
     """What a player is told: a stake cut to the bank's cover, no cover left."""
     gathered: set[int] = field(default_factory=set)
     """Players whose cards are back under the deck (a busted hand goes at once)."""

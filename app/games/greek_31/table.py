@@ -32,6 +32,7 @@ from typing import Any
 
 from app.games.core.accounts import seat_account
 from app.games.core.cards import SeedSource, Stock, canonical_shoe, csprng_seed
+from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.game import Game
 from app.games.core.seating import others_rightward
@@ -123,11 +124,15 @@ class Greek31Table(Game):
             super().sim_rebuy(seat, stack)
 
     @property
-    def table_over(self) -> str | None:
+    def table_over(self) -> Coded | None:
         """With ``table_stakes``: set once one player holds every chip (docs/rules.md §2)."""
         if self.winner is None:
             return None
-        return f"Seat {self.winner} holds every chip: the table is over"
+        return Coded(
+            "greek-31.table_over",
+            f"Seat {self.winner} holds every chip: the table is over",
+            seat=self.winner,
+        )
 
     def with_chips(self) -> list[int]:
         return [seat for seat in self.seated if self.stack(seat) > 0]

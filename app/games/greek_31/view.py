@@ -14,6 +14,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from app.games.core.coded import Coded, coded_json, english
 from app.games.core.views import View, card_view
 from app.games.greek_31.scoring import hand_points, hand_rank, rank_label
 from app.games.greek_31.state import HandInPlay
@@ -37,9 +38,11 @@ def table_view(game: Greek31Table, viewer: int | None) -> View:
         playing = hand is not None and hand.playing(seat)
         entry["hands"] = [hand_view(game, hand, seat, viewer)] if hand and playing else []
         if hand is not None and seat in hand.notes:
-            entry["note"] = hand.notes[seat]
+            entry["note"] = str(hand.notes[seat])
+            entry["note_coded"] = coded_json(hand.notes[seat])
         seats.append(entry)
     dealer = game.dealer if hand is not None else game.next_dealer()
+    said = status(game)
     return {
         "phase": phase(game),
         "seats": seats,
@@ -60,8 +63,10 @@ def table_view(game: Greek31Table, viewer: int | None) -> View:
             "stakes": game.options["stakes"],
         },
         "last_hand": last_hand_view(game, viewer),
-        "table_over": game.table_over,
-        "status": status(game),
+        "table_over": english(game.table_over),
+        "table_over_coded": coded_json(game.table_over),
+        "status": str(said),
+        "status_coded": coded_json(said),
     }
 
 
@@ -158,24 +163,45 @@ def last_hand_view(game: Greek31Table, viewer: int | None) -> dict[str, Any] | N
     }
 
 
-def status(game: Greek31Table) -> str:
+def status(game: Greek31Table) -> Coded:
     """One line for the table: whose turn, or how the last hand ended and who deals next."""
     hand = game.hand
     if game.table_over:
         return game.table_over
     if hand is None or not game.in_hand:
-        dealer = game.next_dealer()
-        deal = f"Seat {dealer} deals next" if dealer is not None else "No dealer yet"
-        if not game.can_start():
-            deal += " (waiting for players)"
+        deal = next_deal(game)
         if hand is None:
             return deal
-        return f"{ENDINGS.get(hand.outcome or '', 'Hand over')}. {deal}"
+        ending = ENDINGS.get(hand.outcome or "", "Hand over")
+        return Coded("greek-31.hand_over", f"{ending}. {deal}", outcome=hand.outcome, next=deal)
     if hand.phase == "staking" and hand.turn is not None:
-        note = hand.notes.get(hand.turn)
-        return f"Seat {hand.turn} to stake" + (f" ({note})" if note else "")
+        seat, note = hand.turn, hand.notes.get(hand.turn)
+        if note:
+            return Coded(
+                "greek-31.to_stake_note", f"Seat {seat} to stake ({note})", seat=seat, note=note
+            )
+        return Coded("greek-31.to_stake", f"Seat {seat} to stake", seat=seat)
     if hand.phase == "dealer":
-        return f"Dealer (seat {hand.dealer}) drawing: {len(hand.dealer_cards)} card(s)"
+        seat, cards = hand.dealer, len(hand.dealer_cards)
+        return Coded(
+            "greek-31.dealer_drawing",
+            f"Dealer (seat {seat}) drawing: {cards} card(s)",
+            seat=seat,
+            cards=cards,
+        )
     if hand.phase == "players" and hand.turn is not None:
-        return f"Seat {hand.turn} to draw or stand"
-    return "Dealing"
+        seat = hand.turn
+        return Coded("greek-31.to_draw", f"Seat {seat} to draw or stand", seat=seat)
+    return Coded("greek-31.dealing", "Dealing")
+
+
+def next_deal(game: Greek31Table) -> Coded:
+    """Who deals the next hand, and whether the table waits for players first."""
+    dealer = game.next_dealer()
+    waiting = not game.can_start()
+    tail = " (waiting for players)" if waiting else ""
+    if dealer is None:
+        return Coded("greek-31.no_dealer", f"No dealer yet{tail}", waiting=waiting)
+    return Coded(
+        "greek-31.deals_next", f"Seat {dealer} deals next{tail}", seat=dealer, waiting=waiting
+    )

@@ -11,6 +11,7 @@ from typing import Any
 from app.games.core.accounts import seat_account
 from app.games.core.actions import LegalAction
 from app.games.core.cards import SeedSource, Stock, csprng_seed
+from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.house import HouseBanked
 from app.games.trente_et_quarante.scoring import CoupSettlement
@@ -133,13 +134,17 @@ class TrenteEtQuaranteTable(HouseBanked):
     def can_top_up(self, seat: int) -> bool:
         return self.phase in (IDLE, BETTING) and seat not in self.done
 
-    def cannot_play(self, seat: int) -> str | None:
+    def cannot_play(self, seat: int) -> Coded | None:
         """A bettor whose stack no longer holds a smallest stake (and who has none in prison)."""
         least = self.options["min_stake"]
         stack = self.balances.get(seat_account(seat))
         if stack is None or stack >= least or any(p.owner == seat for p in self.prison):
             return None
-        return f"You need {least} chips for the smallest stake: add chips or stand up."
+        return Coded(
+            "trente-et-quarante.cannot_play",
+            f"You need {least} chips for the smallest stake: add chips or stand up.",
+            least=least,
+        )
 
     def add_chips(self, seat: int, amount: int) -> None:
         super().add_chips(seat, amount)

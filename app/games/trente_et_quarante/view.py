@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.games.core.accounts import seat_account
+from app.games.core.coded import Coded, coded_json, seat_list
 from app.games.core.house import UNLIMITED_HOUSE
 from app.games.core.views import View, card_view
 from app.games.trente_et_quarante.coup import CHANCES
@@ -58,13 +59,15 @@ def _bettor(game: TrenteEtQuaranteState, seat: int) -> dict[str, Any]:
     }
 
 
-def insurance_words(insurance: bool) -> str:
+def insurance_words(insurance: bool) -> Coded:
     """What insurance costs, in words (docs/rules.md §4.8)."""
     if not insurance:
-        return "No insurance at this table."
-    return (
+        return Coded("trente-et-quarante.no_insurance", "No insurance at this table.")
+    return Coded(
+        "trente-et-quarante.insurance",
         f"A free stake of {INSURABLE} chips or more may be insured: 1 chip for every whole "
-        f"{INSURABLE} staked, never more than 1%. A smaller stake cannot be insured."
+        f"{INSURABLE} staked, never more than 1%. A smaller stake cannot be insured.",
+        least=INSURABLE,
     )
 
 
@@ -81,17 +84,28 @@ def _rows(game: TrenteEtQuaranteState) -> dict[str, Any] | None:
     }
 
 
-def _status(game: TrenteEtQuaranteState) -> str:
+def _status(game: TrenteEtQuaranteState) -> Coded:
     if game.phase == "betting":
         if game.countdown:
-            return "Faites vos jeux: stakes close when the clock runs out"
-        return "Faites vos jeux: the table waits for a first stake"
+            return Coded(
+                "trente-et-quarante.betting_clock",
+                "Faites vos jeux: stakes close when the clock runs out",
+            )
+        return Coded(
+            "trente-et-quarante.betting_first",
+            "Faites vos jeux: the table waits for a first stake",
+        )
     if game.phase == "un_apres" and game.settlement is not None:
-        seats = ", ".join(str(seat) for seat in sorted(game.settlement.choosing))
-        return f"Un après: seats {seats} choose to share their stakes or put them in prison"
+        seats = sorted(game.settlement.choosing)
+        return Coded(
+            "trente-et-quarante.un_apres",
+            f"Un après: seats {seat_list(seats)} choose to share their stakes or put them in "
+            "prison",
+            seats=seats,
+        )
     if not game.seated:
-        return "Waiting for bettors"
-    return "Waiting for the next coup"
+        return Coded("trente-et-quarante.waiting", "Waiting for bettors")
+    return Coded("trente-et-quarante.next_coup", "Waiting for the next coup")
 
 
 def table_view(game: TrenteEtQuaranteState, seat: int | None) -> View:
@@ -101,9 +115,12 @@ def table_view(game: TrenteEtQuaranteState, seat: int | None) -> View:
     last = game.last
     pending = game.settlement.pending if game.settlement is not None else {}
     held = game.settlement.held if game.settlement is not None else {}
+    said = _status(game)
+    insurance = insurance_words(game.options["insurance"])
     return {
         "phase": game.phase,
-        "status": _status(game),
+        "status": str(said),
+        "status_coded": coded_json(said),
         "turn": None,
         "coup": game.hand_number,
         "seats": [b for b in bettors if b["role"] == "player"],
@@ -143,7 +160,8 @@ def table_view(game: TrenteEtQuaranteState, seat: int | None) -> View:
             "insurance": game.options["insurance"],
             # the smallest stake that can be insured: its 1% is one whole chip (§4.8)
             "insure_from": INSURABLE if game.options["insurance"] else None,
-            "insurance_words": insurance_words(game.options["insurance"]),
+            "insurance_words": str(insurance),
+            "insurance_words_coded": coded_json(insurance),
             "venice_rule": game.options["venice_rule"],
             "max_apres": game.options["max_apres"],
             # what the house can still cover at this table (None: no limit was set)

@@ -36,6 +36,7 @@ from typing import Any
 
 from app.games.core.accounts import bets_account, seat_account
 from app.games.core.actions import Action, LegalAction, amount_range, legal
+from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.hand import Timer
 from app.games.core.views import View
@@ -54,6 +55,7 @@ from app.games.trianta_ena.state import (
     WON,
     PlayerHand,
     Round,
+    seat_note,
     summary,
 )
 from app.games.trianta_ena.stats import TriantaEnaStats
@@ -121,14 +123,23 @@ class TriantaEna(TriantaEnaTable):
             hand.stake = min(hand.bet, cover)
             if hand.stake == 0:
                 hand.status = REFUSED
-                hand.note = f"The bank has nothing left to cover a bet of {hand.bet}: no stake."
+                hand.note = Coded(
+                    "trianta-ena.stake_refused",
+                    f"The bank has nothing left to cover a bet of {hand.bet}: no stake.",
+                    bet=hand.bet,
+                )
                 self.log("stake_refused", seat=seat, bet=hand.bet)
-                round_.messages.append(f"Seat {seat}: {hand.note}")
+                round_.messages.append(seat_note(seat, hand.note))
                 continue
             if hand.stake < hand.bet:
-                hand.note = f"Bet cut from {hand.bet} to {hand.stake}: the bank covers no more."
+                hand.note = Coded(
+                    "trianta-ena.stake_cut",
+                    f"Bet cut from {hand.bet} to {hand.stake}: the bank covers no more.",
+                    bet=hand.bet,
+                    stake=hand.stake,
+                )
                 self.log("stake_cut", seat=seat, bet=hand.bet, stake=hand.stake)
-                round_.messages.append(f"Seat {seat}: {hand.note}")
+                round_.messages.append(seat_note(seat, hand.note))
             cover -= hand.stake
             hand.status = PLAYING
             self.pay(seat_account(seat), bets_account(seat), hand.stake, "stake placed")
@@ -210,7 +221,12 @@ class TriantaEna(TriantaEnaTable):
             self._lose(round_, hand, outcome.reason)
             return
         hand.status = WON
-        hand.note = f"Won {hand.stake} ({outcome.reason})."
+        hand.note = Coded(
+            "trianta-ena.won",
+            f"Won {hand.stake} ({outcome.reason}).",
+            stake=hand.stake,
+            reason=outcome.reason,
+        )
         player = seat_account(hand.seat)
         self.pay(bets_account(hand.seat), player, hand.stake, "stake returned")
         reason = "natural paid" if outcome.reason == "natural" else "bet won"
@@ -219,7 +235,9 @@ class TriantaEna(TriantaEnaTable):
 
     def _lose(self, round_: Round, hand: PlayerHand, why: str) -> None:
         hand.status = BUST if why == "bust" else LOST
-        hand.note = f"Lost {hand.stake} ({why})."
+        hand.note = Coded(
+            "trianta-ena.lost", f"Lost {hand.stake} ({why}).", stake=hand.stake, reason=why
+        )
         banker = seat_account(round_.banker)
         self.pay(bets_account(hand.seat), banker, hand.stake, f"stake lost ({why})")
         self.log("settle", seat=hand.seat, result="lost", reason=why, amount=hand.stake)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.games.core.cards import Stock
+from app.games.core.coded import Coded
 from app.games.trianta_ena.bank import Bank
 from app.games.trianta_ena.scoring import is_natural, value
 
@@ -41,8 +42,14 @@ class PlayerHand:
     """What the bank covered (held in the ``bets:N`` account until settlement)."""
     shown: bool = False
     """The face-down card has been shown to everyone."""
-    note: str | None = None
+    note: Coded | None = None
     """A message for the table about this hand (a stake cut, the settlement)."""
+
+
+def seat_note(seat: int, note: Coded) -> Coded:
+    """A hand's note as the round's ``messages`` list it: "Seat 2: Bet cut from 40 to 25: the
+    bank covers no more."."""
+    return Coded("trianta-ena.seat_note", f"Seat {seat}: {note}", seat=seat, note=note)
 
 
 @dataclass
@@ -58,7 +65,8 @@ class Round:
     """The banker's face-down second card has been turned."""
     phase: str = "betting"
     turn: int | None = None
-    messages: list[str] = field(default_factory=list)
+    messages: list[Coded] = field(default_factory=list)
+    """This round's notes for the table: stakes cut or refused for lack of cover."""
     reshuffles: int = 0
     """How many times the discard pile was shuffled into a new stock during the round."""
 

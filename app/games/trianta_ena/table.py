@@ -9,6 +9,7 @@ from typing import Any
 
 from app.games.core.accounts import seat_account
 from app.games.core.cards import SeedSource, Stock, canonical_shoe, csprng_seed
+from app.games.core.coded import Coded
 from app.games.core.game import Game
 from app.games.trianta_ena.bank import Bank
 from app.games.trianta_ena.state import Round
@@ -90,13 +91,18 @@ class TriantaEnaTable(Game):
         """Up to the table's ``buy_in`` (:meth:`can_top_up`)."""
         return max(0, self.buy_in - self.stack(seat))
 
-    def cannot_play(self, seat: int) -> str | None:
+    def cannot_play(self, seat: int) -> Coded | None:
         """A player whose stack no longer holds the smallest bet."""
         if seat == self.banker or seat_account(seat) not in self.balances:
             return None
-        if self.stack(seat) >= self.min_bet:
+        least = self.min_bet
+        if self.stack(seat) >= least:
             return None
-        return f"You need {self.min_bet} chips to bet (the smallest bet): add chips or stand up."
+        return Coded(
+            "trianta-ena.cannot_play",
+            f"You need {least} chips to bet (the smallest bet): add chips or stand up.",
+            least=least,
+        )
 
     def on_leave(self, seat: int) -> None:
         """A banker who leaves ends the bank; a player who leaves loses any pending offer."""

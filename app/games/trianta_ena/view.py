@@ -13,6 +13,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from app.games.core.coded import Coded, coded_json, english, seat_list
 from app.games.core.views import View, card_view, views_with_own_seat
 from app.games.trianta_ena.scoring import is_natural, lowest_total, value
 from app.games.trianta_ena.state import PlayerHand, Round, TriantaEnaState
@@ -26,6 +27,7 @@ def table_view(game: TriantaEnaState, viewer: int | None) -> View:
     if round_ is not None and round_.banker_cards:
         up_card = card_view(round_.banker_cards[0], up=True, visible=True)
     offered = game.bank.offered
+    said = status(game)
     return {
         "phase": game.phase(),
         "seats": seats,
@@ -39,8 +41,10 @@ def table_view(game: TriantaEnaState, viewer: int | None) -> View:
         "stock": len(game.stock),
         "discard": len(game.discard),
         "offer": None if offered is None else {"seat": offered, "vacant": game.bank.vacant},
-        "messages": list(round_.messages) if round_ is not None else [],
-        "status": status(game),
+        "messages": [str(m) for m in round_.messages] if round_ is not None else [],
+        "messages_coded": [coded_json(m) for m in round_.messages] if round_ is not None else [],
+        "status": str(said),
+        "status_coded": coded_json(said),
     }
 
 
@@ -73,21 +77,27 @@ def seat_view(game: TriantaEnaState, seat: int, viewer: int | None) -> dict[str,
     return entry
 
 
-def status(game: TriantaEnaState) -> str:
+def status(game: TriantaEnaState) -> Coded:
     """One line for people: whose decision the table waits for."""
     phase = game.phase()
     if phase == "betting":
-        waiting = ", ".join(str(seat) for seat in sorted(game.to_act()))
-        return f"Betting: waiting for seat {waiting}"
+        waiting = sorted(game.to_act())
+        return Coded(
+            "trianta-ena.betting",
+            f"Betting: waiting for seat {seat_list(waiting)}",
+            seats=waiting,
+        )
     if phase == "playing" and game.round is not None:
-        return f"Seat {game.round.turn} to act"
+        turn = game.round.turn
+        return Coded("trianta-ena.to_act", f"Seat {turn} to act", seat=turn)
     if phase == "bank_offer":
-        return f"Bank offered to seat {game.bank.offered}"
+        offered = game.bank.offered
+        return Coded("trianta-ena.bank_offered", f"Bank offered to seat {offered}", seat=offered)
     if phase == "no_banker":
-        return "No banker: waiting for a player to take the bank"
+        return Coded("trianta-ena.no_banker", "No banker: waiting for a player to take the bank")
     if game.can_start():
-        return "Next round about to be dealt"
-    return "Waiting for players"
+        return Coded("trianta-ena.next_round", "Next round about to be dealt")
+    return Coded("trianta-ena.waiting", "Waiting for players")
 
 
 def player_hand_view(
@@ -104,7 +114,8 @@ def player_hand_view(
         "status": hand.status,
         "value": None,
         "natural": False,
-        "note": hand.note,
+        "note": english(hand.note),
+        "note_coded": coded_json(hand.note),
     }
     if sees_all:
         out["value"], out["natural"] = _shown(tuple(hand.cards), ace_rule, natural_cards)

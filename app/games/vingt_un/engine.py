@@ -79,7 +79,7 @@ class VingtUn(VingtUnTable):
         if not self.stock.cards and not self.pile:
             self.shuffle_into(self.stock, deck())
         self.log("start", dealer=dealer, players=list(self.players))
-        self._call(f"Seat {dealer} deals")
+        self._call("vingt-un.deals", f"Seat {dealer} deals", seat=dealer)
         for seat in self.players:
             self.hands[seat] = [Hand([])]
             self._deal_down(seat, self.hands[seat][0], 0)
@@ -99,7 +99,11 @@ class VingtUn(VingtUnTable):
                 self.sitting_out.append(seat)
                 self.pile.extend(self.hands.pop(seat)[0].cards)
                 self.log("sit_out", seat=seat, reason="the bank covers no more")
-                self._call(f"Seat {seat} cannot stake: the bank covers no more")
+                self._call(
+                    "vingt-un.cannot_stake",
+                    f"Seat {seat} cannot stake: the bank covers no more",
+                    seat=seat,
+                )
                 continue
             self.turn, self.turn_hand = seat, 0
             return
@@ -113,10 +117,15 @@ class VingtUn(VingtUnTable):
         if stake < amount:
             self._stake_cuts += 1
             self.log("stake_cut", seat=seat, offered=amount, stake=stake)
-            self._call(f"Seat {seat}'s stake is cut to {stake}: the bank covers no more")
+            self._call(
+                "vingt-un.stake_cut",
+                f"Seat {seat}'s stake is cut to {stake}: the bank covers no more",
+                seat=seat,
+                stake=stake,
+            )
         self.hands[seat][0].stake = stake
         self.log("stake", seat=seat, amount=stake)
-        self._call(f"Seat {seat} stakes {stake}")
+        self._call("vingt-un.stakes", f"Seat {seat} stakes {stake}", seat=seat, stake=stake)
         self._next_staker()
 
     def _double(self, call: bool) -> None:
@@ -126,7 +135,7 @@ class VingtUn(VingtUnTable):
         if call:
             for seat in self.players:
                 self.hands[seat][0].stake *= 2
-            self._call("Double!")
+            self._call("vingt-un.double", "Double!")
         self.log("double" if call else "no_double", seat=self.hand_dealer)
         for seat in self.players:
             self._deal_down(seat, self.hands[seat][0], 0)
@@ -141,14 +150,18 @@ class VingtUn(VingtUnTable):
         assert self.hand_dealer is not None and self.dealer_hand is not None
         self.dealer_hand.natural = True
         self._show(self.hand_dealer, self.dealer_hand, None)
-        self._call("The dealer has a natural vingt-un")
+        self._call("vingt-un.dealer_natural", "The dealer has a natural vingt-un")
         for seat in self.players:
             hand = self.hands[seat][0]
             if hand.is_natural:
                 hand.natural = True
                 self._show(seat, hand, 0)
                 hand.result = 0
-                self._call(f"Seat {seat} also has a natural: neither pays")
+                self._call(
+                    "vingt-un.natural_against_natural",
+                    f"Seat {seat} also has a natural: neither pays",
+                    seat=seat,
+                )
             else:
                 self._pay_dealer(seat, 2 * hand.stake, "dealer's natural")
                 hand.result = -2 * hand.stake
@@ -164,7 +177,7 @@ class VingtUn(VingtUnTable):
             self._show(seat, hand, 0)
             self._dealer_pays(seat, 2 * hand.stake, "natural paid twice")
             hand.result = 2 * hand.stake
-            self._call(f"Seat {seat} has a natural vingt-un")
+            self._call("vingt-un.natural", f"Seat {seat} has a natural vingt-un", seat=seat)
         if holders and self.options["natural_paid_by_all"]:
             self._natural_paid_by_all(holders)
         if holders and self.options["natural_takes_deal"]:
@@ -183,7 +196,13 @@ class VingtUn(VingtUnTable):
                 self.pay(seat_account(seat), seat_account(holder), amount, "natural paid by all")
                 self.log("natural_paid_by_all", seat=seat, to=holder, amount=amount)
                 if amount < stake:
-                    self._call(f"Seat {seat} can pay seat {holder} only {amount}")
+                    self._call(
+                        "vingt-un.pays_natural_short",
+                        f"Seat {seat} can pay seat {holder} only {amount}",
+                        seat=seat,
+                        to=holder,
+                        amount=amount,
+                    )
 
     def _current(self) -> Hand:
         assert self.turn is not None and self.turn_hand is not None
@@ -225,7 +244,12 @@ class VingtUn(VingtUnTable):
         if base < amount:
             self._stake_cuts += 1
             self.log("stake_cut", seat=seat, offered=amount, stake=base)
-            self._call(f"Seat {seat}'s split stake is cut to {base}: the bank covers no more")
+            self._call(
+                "vingt-un.split_stake_cut",
+                f"Seat {seat}'s split stake is cut to {base}: the bank covers no more",
+                seat=seat,
+                stake=base,
+            )
         hands = self.hands[seat]
         index = self.turn_hand
         assert index is not None
@@ -245,7 +269,12 @@ class VingtUn(VingtUnTable):
             card=card,
             stake=new.stake,
         )
-        self._call(f"Seat {seat} splits, staking {new.stake} on a new hand")
+        self._call(
+            "vingt-un.split",
+            f"Seat {seat} splits, staking {new.stake} on a new hand",
+            seat=seat,
+            stake=new.stake,
+        )
         self._deal_down(seat, hand, index)
         self._deal_down(seat, new, new_index)
 
@@ -263,7 +292,12 @@ class VingtUn(VingtUnTable):
             hand.result = -hand.stake
             self._gather(hand)
             self.log("over", seat=seat, hand=index, stake=hand.stake)
-            self._call(f"Seat {seat} is over 21 and pays {hand.stake}")
+            self._call(
+                "vingt-un.over",
+                f"Seat {seat} is over 21 and pays {hand.stake}",
+                seat=seat,
+                stake=hand.stake,
+            )
 
     def _dealer_draw(self) -> None:
         """Step 9: the dealer draws face up; over 21, or on 21, the hand is settled."""

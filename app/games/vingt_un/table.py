@@ -23,6 +23,7 @@ from typing import Any
 
 from app.games.core.accounts import seat_account
 from app.games.core.cards import SeedSource, Stock, csprng_seed, deck
+from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.game import Game
 from app.games.core.seating import others_leftward
@@ -62,7 +63,7 @@ class VingtUnTable(Game):
         """None until the dealer has decided (docs/rules.md §3.5)."""
         self.turn: int | None = None
         self.turn_hand: int | None = None
-        self.calls: list[str] = []
+        self.calls: list[Coded] = []
         self._decision = 0
         self._natural_passes_deal = False
         self._bank_start = 0
@@ -116,15 +117,19 @@ class VingtUnTable(Game):
         whose stack no longer covers a smallest stake four times can play again."""
         return seat_account(seat) in self.balances and self.can_leave(seat)
 
-    def cannot_play(self, seat: int) -> str | None:
+    def cannot_play(self, seat: int) -> Coded | None:
         """A player (not the dealer) whose stack does not cover ``min_bet`` four times."""
         dealer = self.hand_dealer if self.in_hand else self.dealer
         if seat == dealer or seat_account(seat) not in self.balances or self.can_play(seat):
             return None
-        least = COVER * self.options["min_bet"]
-        return (
+        smallest = self.options["min_bet"]
+        least = COVER * smallest
+        return Coded(
+            "vingt-un.cannot_play",
             f"You need {least} chips to be dealt in (four times the smallest stake, "
-            f"{self.options['min_bet']}): add chips or stand up."
+            f"{smallest}): add chips or stand up.",
+            least=least,
+            min_bet=smallest,
         )
 
     def on_sit(self, seat: int) -> None:
@@ -167,7 +172,7 @@ class VingtUnTable(Game):
                 raise RuleError(ErrorCode.ILLEGAL_ACTION, "every card is in play")
             cards, self.pile = self.pile, []
             self.shuffle_into(self.stock, cards)
-            self._call("The pile is shuffled into a new pack")
+            self._call("vingt-un.new_pack", "The pile is shuffled into a new pack")
         return self.stock.draw()
 
     def _deal_down(self, seat: int, hand: Hand, index: int) -> None:
@@ -180,8 +185,9 @@ class VingtUnTable(Game):
             self.pile.extend(hand.cards)
             hand.gathered = True
 
-    def _call(self, message: str) -> None:
-        self.calls.append(message)
+    def _call(self, code: str, english: str, **values: Any) -> None:
+        """The dealer says something to the table (the view's ``calls``)."""
+        self.calls.append(Coded(code, english, **values))
 
     # ----------------------------------------------------------------- money
 
@@ -225,9 +231,11 @@ class VingtUnTable(Game):
         dealer_total = self.dealer_hand.total
         self.log("dealer_total", seat=self.hand_dealer, total=dealer_total)
         if dealer_total > VINGT_UN:
-            self._call("The dealer is over 21")
+            self._call("vingt-un.dealer_over", "The dealer is over 21")
         else:
-            self._call(f"The dealer stands on {dealer_total}")
+            self._call(
+                "vingt-un.dealer_stands", f"The dealer stands on {dealer_total}", total=dealer_total
+            )
         for seat in self.players:
             for index, hand in enumerate(self.hands[seat]):
                 if hand.settled:
@@ -243,7 +251,13 @@ class VingtUnTable(Game):
                 hand.settled = True
                 self.log("settle", seat=seat, hand=index, result=hand.result, reason=reason)
                 verb = "wins" if times > 0 else "pays"
-                self._call(f"Seat {seat} {verb} {amount} ({reason})")
+                self._call(
+                    "vingt-un.wins" if times > 0 else "vingt-un.pays",
+                    f"Seat {seat} {verb} {amount} ({reason})",
+                    seat=seat,
+                    amount=amount,
+                    reason=reason,
+                )
         self._finish()
 
     def _finish(self) -> None:
@@ -260,7 +274,9 @@ class VingtUnTable(Game):
             if successor is not None:
                 self.dealer = successor
                 self.log("deal_passes", seat=successor)
-                self._call(f"The deal passes to seat {successor}")
+                self._call(
+                    "vingt-un.deal_passes", f"The deal passes to seat {successor}", seat=successor
+                )
         hands = [h for s in self.players for h in self.hands[s]]
         summary = {
             "dealer": dealer,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from app.games.core.coded import Coded, coded_json, english
 from app.games.core.views import View, card_view, views_with_own_seat
 from app.games.vingt_un.state import Hand
 from app.games.vingt_un.table import COVER, VingtUnTable
@@ -94,15 +95,21 @@ def table_view(game: VingtUnTable, viewer: int | None) -> View:
     dealer = _dealer(game)
     seats = [seat_view(game, seat, dealer, viewer) for seat in game.seated]
     staking = game.in_hand and game.phase == "staking"
+    said = status(game)
+    calls = game.calls[-CALLS_SHOWN:]
+    last = game.calls[-1] if game.calls else None
     return {
         "phase": game.phase,
-        "status": status(game),
+        "status": str(said),
+        "status_coded": coded_json(said),
         "dealer": dealer,
         "turn": game.turn,
         "turn_hand": game.turn_hand,
         "doubled": game.doubled,
-        "calls": game.calls[-CALLS_SHOWN:],
-        "message": game.calls[-1] if game.calls else None,
+        "calls": [str(call) for call in calls],
+        "calls_coded": [coded_json(call) for call in calls],
+        "message": english(last),
+        "message_coded": coded_json(last),
         "limits": {"min_bet": game.options["min_bet"], "max_bet": game.options["max_bet"]},
         "cover": game.bank_free() // COVER if staking else None,
         "pack": len(game.stock),
@@ -111,20 +118,26 @@ def table_view(game: VingtUnTable, viewer: int | None) -> View:
     }
 
 
-def status(game: VingtUnTable) -> str:
+def status(game: VingtUnTable) -> Coded:
     """Whose decision the table waits for, in words."""
     if not game.in_hand:
         dealer = game.next_dealer()
         if dealer is None or not game.can_start():
-            return "Waiting for players"
-        return f"Seat {dealer} deals next"
+            return Coded("vingt-un.waiting", "Waiting for players")
+        return Coded("vingt-un.deals_next", f"Seat {dealer} deals next", seat=dealer)
+    seat = game.turn
     if game.phase == "staking":
-        return f"Seat {game.turn} to stake"
+        return Coded("vingt-un.to_stake", f"Seat {seat} to stake", seat=seat)
     if game.phase == "double":
-        return f"Dealer (seat {game.turn}) to call double or not"
+        return Coded(
+            "vingt-un.to_call_double", f"Dealer (seat {seat}) to call double or not", seat=seat
+        )
     if game.phase == "dealer":
-        return f"Dealer (seat {game.turn}) to draw or stand"
-    assert game.turn is not None and game.turn_hand is not None
-    if len(game.hands[game.turn]) > 1:
-        return f"Seat {game.turn} to play hand {game.turn_hand + 1}"
-    return f"Seat {game.turn} to play"
+        return Coded("vingt-un.dealer_to_draw", f"Dealer (seat {seat}) to draw or stand", seat=seat)
+    assert seat is not None and game.turn_hand is not None
+    if len(game.hands[seat]) > 1:
+        hand = game.turn_hand + 1
+        return Coded(
+            "vingt-un.to_play_hand", f"Seat {seat} to play hand {hand}", seat=seat, hand=hand
+        )
+    return Coded("vingt-un.to_play", f"Seat {seat} to play", seat=seat)

@@ -17,6 +17,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.games.core.coded import coded_json, english
 from app.games.core.game import Game
 from app.i18n.locales import DEFAULT
 from app.i18n.messages import localize
@@ -119,8 +120,9 @@ def shared(core: TableCore) -> Shared:
         ],
         "standing_room": sum(1 for s in range(table_seats, max_seats) if s not in core.roster),
         "buy_in": {"min": low, "max": high},
-        "over": engine.table_over,
-        "message": core.message,
+        "over": english(engine.table_over),
+        "over_coded": coded_json(engine.table_over),
+        "message": core.message,  # the runtime's words: worded for each reader below
         "start": core.options.get("start", "auto"),
         "waiting_for_ready": core.waiting_for_ready,
         "host": core.host_block(),
@@ -194,13 +196,17 @@ def view(
     table["can_top_up"] = seat is not None and playing and engine.can_top_up(seat)
     # how much a top-up may bring, and why a seated player is not dealt in (if so)
     table["top_up_max"] = 0
-    table["cannot_play"] = None
+    table["cannot_play"] = table["cannot_play_coded"] = None
     if seat is not None and playing:
         if table["can_top_up"]:
             table["top_up_max"] = engine.top_up_limit(seat)
-        table["cannot_play"] = engine.cannot_play(seat)
+        cannot_play = engine.cannot_play(seat)
+        table["cannot_play"] = english(cannot_play)
+        table["cannot_play_coded"] = coded_json(cannot_play)
     # what leaving costs beyond the stack going home (the page confirms with it)
-    table["leave_cost"] = engine.leave_cost(seat) if seat is not None and playing else None
+    leave_cost = engine.leave_cost(seat) if seat is not None and playing else None
+    table["leave_cost"] = english(leave_cost)
+    table["leave_cost_coded"] = coded_json(leave_cost)
     table["spectators"] = common.spectators
     table.update(core.personal_table(person))
     worded_table(table, locale)

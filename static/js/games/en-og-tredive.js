@@ -4,19 +4,19 @@
 // the knock, and how each round and match ended.
 // View fields used: phase, turn, dealer, cutter, knocker, pot, bet_unit, stock, discard, cut
 // {draws[{seat, cards}], dealer}, deck {cut, pattern}, match {number, round, in, out, knocking},
-// status; per seat: role, bets, knocked, hands[{cards, stake, size, value, drawn}].
+// status_coded; per seat: role, bets, knocked, hands[{cards, stake, size, value, drawn}].
 // Actions go out through ctx.act and always fit a template of `legal` (draw, discard); the dock
 // keeps the cut, the deal, the draw and the knock as generated buttons.
 //
 // Your hand and your discards: en-og-tredive/hand.js; the view's readers and the hand values:
 // en-og-tredive/reading.js.
-// Its words are the reader's (static/js/i18n.js); how a round ended is the engine's English
-// status (read here to tell the lines apart, shown as server-words.js marks it).
+// Its words are the reader's (static/js/i18n.js); how a round ended is the engine's status, a
+// code for each line (worded by engine-words.js, read here to tell the lines apart).
 import { cardLabel } from "../cards.js";
+import { said } from "../engine-words.js";
 import { t, tn } from "../i18n.js";
-import { serverWords } from "./server-words.js";
 import { handBlock } from "./en-og-tredive/hand.js";
-import { cardsOf, chipStack, handOf, handValue, isYou, templateOf, who, withNames } from "./en-og-tredive/reading.js";
+import { cardsOf, chipStack, handOf, handValue, isYou, templateOf, who } from "./en-og-tredive/reading.js";
 
 export { handValue } from "./en-og-tredive/reading.js";
 
@@ -71,36 +71,38 @@ function headline(view, ctx) {
     case "between_rounds":
     case "between_matches": {
       const result = resultOf(view, ctx);
-      const won = result?.find((line) => /wins? the match/.test(line));
-      if (result) return won ? serverWords(won) : t("Round over");
+      const won = result?.find((line) => MATCH_WON.has(line.code));
+      if (result) return won ? won.text : t("Round over");
       return view.phase === "between_rounds" ? t("Next round in a moment") : t("Waiting for players: two or more with a match's bets");
     }
     default:
-      return typeof view.status === "string" ? serverWords(withNames(view.status, view, ctx)) : "";
+      return said(view.status_coded, ctx, view.status);
   }
 }
 
 // ------------------------------------------------------------------ the round's end
 
-/** The last round's end, from the status ("Seat 0 knocked; seat 0 pays 2; seat 1 is out"). */
+/** How the last round ended, a line for each of the status's (`en-og-tredive.round_over`:
+ *  "Seat 0 knocked", "seat 0 pays 2", "seat 1 is out"), each {code, text}. */
 function resultOf(view, ctx) {
-  if (!BETWEEN.has(view.phase) || typeof view.status !== "string") return null;
-  if (/^(Next round|Waiting for players)$/.test(view.status)) return null;
-  const lines = view.status.split(/;\s*/).map((part) => fixVerb(withNames(part, view, ctx)
-    .replace(/ pays (\d+)$/, (_, n) => ` pays ${Number(n) === 1 ? "one bet" : `${n} bets`} into the pot`)));
-  if (/ knocked$/.test(lines[0]) && !lines.some((line) => / into the pot$| out$| no bet left$/.test(line))) lines.push(NOBODY_PAYS);
+  const status = view.status_coded;
+  if (!BETWEEN.has(view.phase) || status?.code !== "en-og-tredive.round_over") return null;
+  const coded = Array.isArray(status.values?.lines) ? status.values.lines : [];
+  const lines = coded.map((line) => ({ code: line?.code, text: said(line, ctx) }));
+  if (lines[0]?.code === "en-og-tredive.knocked" && !lines.some((line) => PAYING.has(line.code))) {
+    lines.push({ code: null, text: NOBODY_PAYS });
+  }
   return lines;
 }
 
 /** The line a knock without payment ends on (the client's, among the engine's lines). */
 const NOBODY_PAYS = t("Nobody pays");
-
-/** "You pays one bet" → "You pay one bet"; "You is out" → "You are out"; and so on. */
-function fixVerb(line) {
-  return line
-    .replace(/^You pays /, "You pay ").replace(/^You is /, "You are ").replace(/^You shows /, "You show ")
-    .replace(/^You wins /, "You win ").replace(/^You has /, "You have ").replace(/^You knocked/, "You knocked");
-}
+/** The lines of a round's end that say someone paid (or could not). */
+const PAYING = new Set(["en-og-tredive.pays", "en-og-tredive.out", "en-og-tredive.no_bet_left"]);
+/** The lines that say the match is won. */
+const MATCH_WON = new Set(["en-og-tredive.wins_match", "en-og-tredive.coup_d_etat"]);
+/** The lines that say someone is out of the match (or has nothing left to pay with). */
+const OUT = new Set(["en-og-tredive.out", "en-og-tredive.no_bet_left"]);
 
 function resultBlock(view, ctx) {
   const { h } = ctx;
@@ -109,16 +111,15 @@ function resultBlock(view, ctx) {
   const last = lines ? memory.lastResult : ["cut", "deal"].includes(view.phase) ? memory.lastResult : null;
   if (!last) return null;
   const [title, ...rest] = last.lines;
-  const matchOver = last.lines.some((l) => /wins? the match/.test(l));
+  const matchOver = last.lines.some((line) => MATCH_WON.has(line.code));
   // After the round the hands go back into the deck: what was shown stays here, in words.
   const hands = lines ? [] : last.hands;
   return h("div", { class: `eot-result${matchOver ? " eot-result-match" : ""}`, role: "status", "data-testid": "eot-result" },
     h("p", { class: "eot-result-title" },
       h("span", { class: "muted small" }, matchOver ? t("Match over:") : lines ? t("Round over:") : t("Last round:"), " "),
-      h("strong", {}, serverWords(title))),
+      h("strong", {}, title.text)),
     rest.length || hands.length ? h("ul", { class: "eot-result-list" },
-      rest.map((line) => h("li", { class: / out$| no bet left$/.test(line) ? "is-out" : /match/.test(line) ? "is-winner" : "" },
-        line === NOBODY_PAYS ? line : serverWords(line))),
+      rest.map((line) => h("li", { class: OUT.has(line.code) ? "is-out" : MATCH_WON.has(line.code) ? "is-winner" : "" }, line.text)),
       hands.map((hand) => h("li", { class: "eot-result-hand" }, h("span", { class: "eot-result-name" }, hand.name), ": ",
         hand.cards.map((c, i) => [i ? " " : "", h("span", { class: /[HD]$/.test(c) ? "eot-red" : "" }, ctx.cardText(c))]),
         ` = ${hand.value}`))) : null);

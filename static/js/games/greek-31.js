@@ -2,18 +2,18 @@
 // View fields used (app/games/greek_31_view.py): phase, turn, dealer, hands_dealt, dealer_cards,
 // dealer_outcome ("bust" | "31" | "14" | "other" | "void"), order, cover, deck, rules {ace_rule,
 // heath, min_bet, max_bet, stakes}, last_hand {dealer, outcome, hands[{seat, …}]}, table_over,
-// status; per seat: role, note; per hand: cards, stake, dealer, value, label, result,
-// returned_to_deck.
+// status; per seat: role, note_coded (the engine's note as a code: engine-words.js); per hand:
+// cards, stake, dealer, value, label, result, returned_to_deck.
 //
 // What players expect to see: whose deal it is and how many hands they have dealt; the dealer's
 // face-down cards counted for everyone and shown to the dealer; the dealer choosing the card to
 // keep face down by clicking it; the 14 and 31 moments; stakes within the bank's cover.
 //
 // The dealer's area is greek-31/dealer.js; the view's readers both use, greek-31/reading.js.
+import { said } from "../engine-words.js";
 import { t, tn } from "../i18n.js";
 import { dealerArea } from "./greek-31/dealer.js";
 import { ACE_RULES, cardsOf, fourteenWord, handDealer, handOf, isSeat, labelWords, outcomeOf, players, seatOf } from "./greek-31/reading.js";
-import { serverWords } from "./server-words.js";
 
 // ------------------------------------------------------------------ the centre
 
@@ -221,7 +221,7 @@ export default {
 
     const me = seatOf(view, view.you);
     const notes = stakeNotes(view, ctx);
-    if (me?.note && handOf(view, me.seat)?.result === "no cover" && !view.last_hand) notes.push(serverWords(me.note));
+    if (me?.note && handOf(view, me.seat)?.result === "no cover" && !view.last_hand) notes.push(said(me.note_coded, ctx, me.note));
     for (const { seat, hand } of view.phase === "staking" ? players(view) : []) {
       if (hand.result === "no cover" && seat !== view.you) {
         notes.push(t("{name} cannot stake: the bank cannot cover another stake this hand", { name: ctx.seatName(seat) }));
@@ -283,7 +283,7 @@ export default {
     // The engine's note on a seat: a stake cut to the cover (while staking), or no cover at all.
     const noteNow = view.phase === "staking" && hand?.result !== "no cover"; // the tag says that
     if (typeof seat.note === "string" && seat.note && n !== view.you && noteNow) {
-      el.append(h("p", { class: "hand-note g31-seat-note server-words" }, seat.note));
+      el.append(h("p", { class: "hand-note g31-seat-note" }, said(seat.note_coded, ctx, seat.note)));
     }
     if (seat.role === "waiting") el.append(h("span", { class: "tag" }, t("plays from the next hand")));
   },

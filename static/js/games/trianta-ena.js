@@ -1,12 +1,12 @@
 // Trianta Ena (docs/rules.md §1): the central area and the log lines.
 // View fields used: phase, banker, turn, up_card, bank, min_bet, max_bet, stock, discard,
-// offer {seat, vacant}, messages, status; per seat: place; per hand: cards, stake, bet, status,
-// value, natural, note.
+// offer {seat, vacant}, messages_coded, status_coded; per seat: place; per hand: cards, stake,
+// bet, status, value, natural, note_coded (the engine's sentences as codes: engine-words.js).
 // The generic client draws the seats, cards and controls; this module only explains the round.
 // Its words are the reader's (static/js/i18n.js); the game's own (the bank, a natural) are
 // marked for the translators, who keep them where players do.
+import { said, TRIANTA_REASONS } from "../engine-words.js";
 import { t, tc } from "../i18n.js";
-import { serverWords } from "./server-words.js";
 
 const ACTIVE = new Set(["betting", "playing"]);
 const LIMIT = 31; // above it a hand is bust (a bust hand's value is its lowest total)
@@ -56,29 +56,18 @@ function headline(view, ctx) {
     default:
       // a friends' table waits for Ready (the dock counts them): nothing is "about to be dealt"
       if (view.table?.waiting_for_ready) return t("Waiting for everyone to be ready");
-      return typeof view.status === "string" ? serverWords(view.status) : "";
+      return said(view.status_coded, ctx, view.status);
   }
 }
 
-function settledLines(view) {
+function settledLines(view, ctx) {
   // After a round the last hands stay on the table until the next deal (hand_id is null).
   // (After a change of bank, or once the banker has left, the players' notes still tell it.)
   if (view.hand_id || ACTIVE.has(view.phase)) return [];
   return players(view)
     .filter((p) => typeof p.hand.note === "string" && p.hand.note)
-    .map((p) => ({ seat: p.seat, text: p.hand.note, status: p.hand.status }));
+    .map((p) => ({ seat: p.seat, text: said(p.hand.note_coded, ctx, p.hand.note), status: p.hand.status }));
 }
-
-/** Why a bet was won or lost (the engine's `settle` reasons, app/games/trianta_ena/scoring.py). */
-const SETTLE_REASONS = {
-  bust: () => t("bust"),
-  "banker natural": () => t("banker natural"),
-  natural: () => t("natural"),
-  "banker bust": () => t("banker bust"),
-  higher: () => t("higher"),
-  lower: () => t("lower"),
-  tie: () => t("tie"),
-};
 
 /** Hand by hand within one round (the same hand id, or the round that just ended). */
 
@@ -106,15 +95,16 @@ export default {
         h("div", { class: "bank-cards" }, ctx.cardRow(cards), value)));
     }
 
-    const settled = settledLines(view);
+    const settled = settledLines(view, ctx);
     if (settled.length) {
       el.append(h("ul", { class: "round-result", "aria-label": t("The round's settlement") },
         settled.map((line) => h("li", { class: `status-${line.status}` },
-          h("strong", {}, line.seat === view.you ? t("You") : ctx.seatName(line.seat)), ": ", serverWords(line.text)))));
+          h("strong", {}, line.seat === view.you ? t("You") : ctx.seatName(line.seat)), ": ", line.text))));
     }
 
-    if (Array.isArray(view.messages) && view.messages.length) {
-      el.append(h("ul", { class: "messages" }, view.messages.map((m) => h("li", { class: "server-words" }, String(m)))));
+    const messages = Array.isArray(view.messages_coded) ? view.messages_coded : [];
+    if (messages.length) {
+      el.append(h("ul", { class: "messages" }, messages.map((m) => h("li", {}, said(m, ctx)))));
     }
 
     const facts = [];
@@ -165,7 +155,7 @@ export default {
         const chips = ctx.chips(event.amount);
         const won = event.result === "won";
         if (!event.reason) return won ? t("{name}: Won {chips}.", { name, chips }) : t("{name}: Lost {chips}.", { name, chips });
-        const reason = SETTLE_REASONS[event.reason]?.() ?? ctx.humanize(event.reason).toLowerCase();
+        const reason = TRIANTA_REASONS[event.reason]?.() ?? ctx.humanize(event.reason).toLowerCase();
         return won ? t("{name}: Won {chips} ({reason}).", { name, chips, reason }) : t("{name}: Lost {chips} ({reason}).", { name, chips, reason });
       }
       case "round_end": return t("The round is over: the bank holds {chips} ({result}).", { chips: ctx.chips(event.bank), result: ctx.signed(event.bank_result) });

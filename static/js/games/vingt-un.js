@@ -1,22 +1,23 @@
 // Vingt-un (docs/rules.md §3): the central area, each seat's hands side by side, and the log lines.
 // View fields used (app/games/vingt_un_view.py): phase (waiting | staking | double | playing |
-// dealer), status, dealer, turn, turn_hand, doubled (null until the call), calls, limits {min_bet,
-// max_bet}, cover (staking), pack, pile; per seat: role, state ("dealer" | "in hand" |
+// dealer), dealer, turn, turn_hand, doubled (null until the call), calls_coded (the dealer's calls
+// as codes and values: engine-words.js words them), limits {min_bet, max_bet}, cover (staking),
+// pack, pile; per seat: role, state ("dealer" | "in hand" |
 // "sitting out" | "waiting"), hands[{cards, stake, state ("playing" | "standing" | "natural" |
 // "over" | "settled"), total (when you may know it), result}].
 //
 // What players expect: up to four hands of a seat side by side, each with its stake; the
 // dealer's double call; naturals announced; a hand over 21 turned face down (its first two cards
 // never shown to the others).
-// Its words are the reader's (static/js/i18n.js); the dealer's calls are the engine's English
-// (server-words.js), read here to tell which seat dealt.
+// Its words are the reader's (static/js/i18n.js); the dealer's calls are the engine's codes,
+// worded by engine-words.js and read here to tell which seat dealt.
+import { said, VINGT_UN_REASONS } from "../engine-words.js";
 import { t } from "../i18n.js";
-import { serverWords } from "./server-words.js";
 
 const IN_HAND = new Set(["staking", "double", "playing", "dealer"]);
 const CALLS_SHOWN = 2;
 /** Calls the centre need not repeat: stakes (on the seats), the deal, what is announced. */
-const QUIET_CALLS = / stakes \d+$| deals$|natural vingt-un$|^Double!$/;
+const QUIET_CALLS = new Set(["vingt-un.stakes", "vingt-un.deals", "vingt-un.natural", "vingt-un.dealer_natural", "vingt-un.double"]);
 const STATE_TAGS = {
   natural: [t("natural!"), "vu-tag-natural"],
   over: [t("over 21 · face down"), "status-bust"],
@@ -24,17 +25,7 @@ const STATE_TAGS = {
 };
 
 /** Why a hand was settled as it was (the engine's reasons, app/games/vingt_un/scoring.py). */
-const SETTLE_REASONS = {
-  "dealer over 21, vingt-un paid twice": () => t("dealer over 21, vingt-un paid twice"),
-  "dealer over 21": () => t("dealer over 21"),
-  "dealer's vingt-un against a vingt-un": () => t("dealer's vingt-un against a vingt-un"),
-  "dealer's vingt-un": () => t("dealer's vingt-un"),
-  "vingt-un paid twice": () => t("vingt-un paid twice"),
-  "dealer equal or higher": () => t("dealer equal or higher"),
-  "higher than the dealer": () => t("higher than the dealer"),
-  "the bank covers no more": () => t("the bank covers no more"),
-};
-const reasonWords = (reason) => SETTLE_REASONS[reason]?.() ?? reason;
+const reasonWords = (reason) => VINGT_UN_REASONS[reason]?.() ?? reason;
 
 const seatOf = (view, n) => (view.seats || []).find((s) => s.seat === n) || null;
 const isSeat = (n) => Number.isInteger(n);
@@ -54,8 +45,8 @@ function handDealer(view) {
   const hasCards = (view.seats || []).some((s) => Array.isArray(s.hands) && s.hands.length);
   if (!hasCards) return isSeat(view.dealer) ? view.dealer : null;
   if (isSeat(memory.dealer) && handsOf(view, memory.dealer).length) return memory.dealer;
-  const first = calls(view).map((c) => /^Seat (\d+) deals$/.exec(c)).find(Boolean);
-  return first ? Number(first[1]) : isSeat(view.dealer) ? view.dealer : null;
+  const first = calls(view).find((c) => c.code === "vingt-un.deals" && isSeat(c.values?.seat));
+  return first ? first.values.seat : isSeat(view.dealer) ? view.dealer : null;
 }
 const dealerHand = (view) => {
   const dealer = handDealer(view);
@@ -63,16 +54,9 @@ const dealerHand = (view) => {
 };
 const allUp = (hand) => hand && Array.isArray(hand.cards) && hand.cards.length > 0 && hand.cards.every((c) => c.up);
 
-/** The dealer's calls name seats by number; say the players' names instead. */
-function named(text, ctx) {
-  return String(text).replace(/\b([Ss])eat (\d+)('s)?/g, (match, _s, n, poss) => {
-    const name = ctx.seatName(Number(n));
-    return name.startsWith("Seat ") ? match : `${name}${poss || ""}`;
-  });
-}
-
-const calls = (view) => (Array.isArray(view.calls) ? view.calls.filter((c) => typeof c === "string") : []);
-const dealerNatural = (view) => calls(view).some((c) => /dealer has a natural/i.test(c));
+/** The dealer's calls, each a code and its values (docs/protocol/vingt-un.md §9). */
+const calls = (view) => (Array.isArray(view.calls_coded) ? view.calls_coded.filter((c) => c && typeof c.code === "string") : []);
+const dealerNatural = (view) => calls(view).some((c) => c.code === "vingt-un.dealer_natural");
 
 /** The players dealt into the hand (the dealer excluded), in seat order from the dealer's left. */
 function players(view) {
@@ -251,9 +235,9 @@ export default {
     }
 
     // The dealer's recent calls worth a look (the stakes are on the seats), in the players' names.
-    const recent = calls(view).filter((c) => !QUIET_CALLS.test(c)).slice(-CALLS_SHOWN).map((c) => named(c, ctx));
+    const recent = calls(view).filter((c) => !QUIET_CALLS.has(c.code)).slice(-CALLS_SHOWN).map((c) => said(c, ctx));
     if (recent.length && IN_HAND.has(view.phase)) {
-      el.append(h("ul", { class: "messages vu-calls", "aria-label": t("The dealer's calls") }, recent.map((c) => h("li", {}, serverWords(c)))));
+      el.append(h("ul", { class: "messages vu-calls", "aria-label": t("The dealer's calls") }, recent.map((c) => h("li", {}, c))));
     }
 
     if (view.phase !== "staking" && !(view.phase === "waiting" && !dealerHand(view))) return; // the play needs the room

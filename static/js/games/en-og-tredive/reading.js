@@ -13,11 +13,6 @@ export function who(view, ctx, n, { capital = true } = {}) {
   return ctx.seatName(n);
 }
 
-/** The server's "Seat 2 …" sentences with the players' names instead. */
-export function withNames(text, view, ctx) {
-  return String(text).replace(/\b[Ss]eat (\d+)/g, (_, n) => who(view, ctx, Number(n)));
-}
-
 // ------------------------------------------------------------------ hand values (docs/rules.md §5)
 
 const points = (card) => (card[0] === "A" ? 11 : "TJQK".includes(card[0]) ? 10 : Number(card[0]));
