@@ -76,7 +76,13 @@ def pseudo_catalog(template: Catalog) -> Catalog:
             translated: str | tuple[str, ...] = tuple(pseudo(str(form)) for form in message.id)
         else:
             translated = pseudo(message.id)
-        catalog.add(message.id, translated, locations=message.locations, flags=message.flags)
+        catalog.add(
+            message.id,
+            translated,
+            locations=message.locations,
+            flags=message.flags,
+            context=message.context,  # a word in context (tc, pgettext) is a message of its own
+        )
     return catalog
 
 

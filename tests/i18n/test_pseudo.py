@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from app.i18n.pseudo import pseudo
+from babel.messages.catalog import Catalog
+
+from app.i18n.pseudo import pseudo, pseudo_catalog
 
 
 def test_every_letter_is_accented_and_the_text_wrapped() -> None:
@@ -28,3 +30,16 @@ def test_values_and_markup_are_kept() -> None:
 
 def test_empty_stays_empty() -> None:
     assert pseudo("") == ""
+
+
+def test_a_word_in_context_has_its_own_pseudo_translation() -> None:
+    """One English text in two contexts (tc, pgettext: the status "Bet" and the button "Bet")
+    is two messages: each has its translation in the pseudo-locale, so a page shows neither in
+    plain English."""
+    template = Catalog(domain="js")
+    template.add("Bet")
+    template.add("Bet", context="hand status")
+    catalog = pseudo_catalog(template)
+    assert catalog.get("Bet").string == pseudo("Bet")
+    in_context = catalog.get("Bet", context="hand status")
+    assert in_context is not None and in_context.string == pseudo("Bet")
