@@ -111,7 +111,6 @@ def test_two_readers_read_the_same_sentences_in_their_own_languages(
         {"code": "trianta-ena.won", "values": {"stake": 5, "reason": "banker bust"}},
         {"code": "en-og-tredive.pays", "values": {"seat": 0, "bets": 2}},
         {"code": "en-og-tredive.pays", "values": {"seat": 1, "bets": 1}},
-        {"code": "table.host_closed", "values": {}},
         {"code": "vingt-un.cannot_play", "values": {"least": 40, "min_bet": 10}},
     ]
     french = open_in(open_page, live_server, "fr")
@@ -121,7 +120,6 @@ def test_two_readers_read_the_same_sentences_in_their_own_languages(
         "Gagne 5 (le banquier saute).",
         "Tu paies 2 mises au pot",
         "Basil paie une mise au pot",
-        "L'hôte de la table l'a fermée",
         "Il te faut 40 jetons pour recevoir des cartes (quatre fois la plus petite mise, 10) : "
         "ajoute des jetons ou quitte la table.",
     ]
