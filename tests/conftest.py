@@ -26,6 +26,7 @@ from alembic import command
 from alembic.config import Config
 
 from app.core.config import Settings
+from app.i18n.negotiate import LANG_COOKIE
 from app.main import create_app
 from app.server import uvicorn_config
 from app.services import Services
@@ -406,10 +407,19 @@ async def serve(database_url: str) -> AsyncIterator[Serve]:
 async def http(live: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
     """A client of the live server that names its site as a page's fetch does (a write made
     with the sign-in cookie must: app/api/middleware.py)."""
-    async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
-    ) as client:
+    async with site_client(live) as client:
         yield client
+
+
+def site_client(live: LiveServer, language: str | None = None) -> httpx.AsyncClient:
+    """A client of the live server naming its site as a page's fetch does, reading in
+    ``language`` (its language cookie) when given."""
+    return httpx.AsyncClient(
+        base_url=live.base_url,
+        headers={"origin": live.base_url},
+        cookies={LANG_COOKIE: language} if language else None,
+        timeout=10,
+    )
 
 
 @pytest.fixture

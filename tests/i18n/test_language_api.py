@@ -10,7 +10,7 @@ import pytest
 
 from app.i18n.browser import version
 from app.i18n.negotiate import LANG_COOKIE
-from tests.conftest import LiveServer, Serve
+from tests.conftest import LiveServer, Serve, site_client
 
 
 async def sign_up(http: httpx.AsyncClient, name: str) -> str:
@@ -30,9 +30,7 @@ async def test_a_players_language_is_read_back_on_another_device(
     assert chosen.json() == {"language": "el", "stored": True}
     assert chosen.cookies.get(LANG_COOKIE) == "el"
     code = (await http.post("/api/me/recovery")).json()["code"]
-    async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
-    ) as other:
+    async with site_client(live) as other:
         recovered = await other.post("/api/session/recover", json={"code": code})
         assert recovered.status_code == 200, recovered.text
         assert recovered.json()["language"] == "el"
@@ -110,12 +108,7 @@ async def test_errors_are_worded_in_the_readers_language_with_the_same_code(
     """In the pseudo-locale (its words are the English ones, accented and wrapped), an API
     error's detail is translated and a rule's refusal keeps its machine-readable code."""
     live = await serve(pseudo_locale=True)
-    async with httpx.AsyncClient(
-        base_url=live.base_url,
-        headers={"origin": live.base_url},
-        cookies={LANG_COOKIE: "qps"},
-        timeout=10,
-    ) as client:
+    async with site_client(live, "qps") as client:
         signed_out = await client.get("/api/me")
         assert signed_out.status_code == 401
         detail = signed_out.json()["detail"]

@@ -24,7 +24,7 @@ from app.review.nets import split
 from app.review.settle import Payment
 from app.review.settle_words import ChipValue, apart_lines, as_text, chips, payment_line
 from app.runtime.table.host_at_table import HOST_PAUSED
-from tests.conftest import ADMIN_TOKEN, LiveServer
+from tests.conftest import ADMIN_TOKEN, LiveServer, site_client
 from tests.i18n.conftest import Entries
 
 Install = Callable[[Entries], None]
@@ -159,12 +159,7 @@ async def test_a_422_lists_its_problems_in_the_readers_language(
             "Field required": "Champ obligatoire",
         }
     )
-    async with httpx.AsyncClient(
-        base_url=live.base_url,
-        headers={"origin": live.base_url},
-        cookies={LANG_COOKIE: "fr"},
-        timeout=10,
-    ) as client:
+    async with site_client(live, "fr") as client:
         empty = await client.post("/api/session", json={"name": " "})
         assert empty.status_code == 422
         assert empty.json()["detail"] == [
@@ -172,9 +167,7 @@ async def test_a_422_lists_its_problems_in_the_readers_language(
         ]
         missing = await client.post("/api/session", json={})
         assert missing.json()["detail"][0]["msg"] == "Champ obligatoire"
-    async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
-    ) as english:
+    async with site_client(live) as english:
         empty = await english.post("/api/session", json={"name": " "})
         assert empty.json()["detail"][0]["msg"] == "Value error, name must not be empty"
 
@@ -197,12 +190,7 @@ async def test_the_recovery_pages_refusal_is_in_the_readers_language(
 
 async def test_a_default_name_is_in_the_openers_language(live: LiveServer, french: Install) -> None:
     french({"{name}'s table": "La table de {name}", "{name}'s room": "Le salon de {name}"})
-    async with httpx.AsyncClient(
-        base_url=live.base_url,
-        headers={"origin": live.base_url},
-        cookies={LANG_COOKIE: "fr"},
-        timeout=10,
-    ) as client:
+    async with site_client(live, "fr") as client:
         assert (await client.post("/api/session", json={"name": "Ada"})).status_code == 200
         table = await client.post("/api/tables", json={"game": "greek-31"})
         assert table.status_code == 201 and table.json()["name"] == "La table de Ada"
@@ -210,9 +198,7 @@ async def test_a_default_name_is_in_the_openers_language(live: LiveServer, frenc
         assert room.status_code == 201, room.text
         shown = await client.get(f"/api/rooms/{room.json()['room_id']}")
         assert shown.json()["name"] == "Le salon de Ada"
-    async with httpx.AsyncClient(
-        base_url=live.base_url, headers={"origin": live.base_url}, timeout=10
-    ) as english:
+    async with site_client(live) as english:
         assert (await english.post("/api/session", json={"name": "Ben"})).status_code == 200
         table = await english.post("/api/tables", json={"game": "greek-31"})
         assert table.json()["name"] == "Ben's table"
