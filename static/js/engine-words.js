@@ -1,13 +1,13 @@
-// The engines' sentences and the table's notices in the reader's words. The server writes them
-// in English (a view's `status`, a hand's `note`, Vingt-un's dealer's `calls`, En og tredive's
-// round's end, `table.over`, `table.cannot_play`, `table.leave_cost`, `table.message`, a void
-// hand's `reason`) and sends each with a code and its values beside it, `<field>_coded`:
+// The engines' sentences in the reader's words (the table's own notices come worded by the
+// server). The server writes them in English (a view's `status`, a hand's `note`, Vingt-un's
+// dealer's `calls`, En og tredive's round's end, `table.over`, `table.cannot_play`,
+// `table.leave_cost`) and sends each with a code and its values beside it, `<field>_coded`:
 // {code, values} (docs/protocol/view.md §6.7; app/games/core/coded.py).
 // Each reader's page words the code in its own language here, so two players at one table read
 // two languages.
 //
 // WORDS lists every code the server sends: tests/i18n/test_engine_words.py reads its keys and
-// fails on a code the engines or the table send that is not here (or one here nobody sends).
+// fails on a code the engines send that is not here (or one here nobody sends).
 // A value is data (a seat, a count of chips, a protocol word worded below) or itself coded.
 import { formatNumber, t, tn } from "./i18n.js";
 
