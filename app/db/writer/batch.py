@@ -4,6 +4,7 @@ each job in a savepoint of its own. Shared by both forms of the writer."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -29,7 +30,10 @@ async def write_batch(
     A job that failed because PostgreSQL aborted its transaction (or its savepoint) for a
     conflict with another transaction (a deadlock's victim, a serialization failure: two
     nodes of a cluster writing the same rows in another order) did not happen, and says
-    nothing of the job: it is written again, up to :data:`CONFLICT_TRIES` times in all."""
+    nothing of the job: it is written again, up to :data:`CONFLICT_TRIES` times in all.
+
+    A COMMIT that fails otherwise is never written again, in either form: its answer may
+    have been lost after the database committed it (:func:`_committed`)."""
     tries = CONFLICT_TRIES if tries is None else tries
     results = await _straight(sessionmaker, calls)
     rewritten = results is None
@@ -63,28 +67,63 @@ def conflicted(exc: BaseException) -> bool:
 async def _straight(
     sessionmaker: async_sessionmaker[AsyncSession], calls: list[Call]
 ) -> list[Result] | None:
-    """Every job in one plain transaction; None if any job (or the commit) failed and the
-    batch has more than one job (it is then run again, job by job)."""
+    """Every job in one plain transaction; None if any job failed and the batch has more
+    than one job (it is then run again, job by job). The jobs' statements are all sent
+    before the COMMIT (the flush), so a constraint a job breaks fails here, as the job's.
+    A COMMIT that fails fails every job, and is never written again (:func:`_committed`)."""
     results: list[Result] = []
-    try:
-        async with sessionmaker() as session, session.begin():
+    async with sessionmaker() as session:
+        try:
+            await session.begin()
             for job, args, kwargs in calls:
                 results.append((True, await job(session, *args, **kwargs)))
-    except (Exception, asyncio.CancelledError) as exc:
-        # a job's own cancellation fails that job alone, not the writer
-        if len(calls) > 1:
-            return None
-        return [(False, exc)]
+            await session.flush()
+        except (Exception, asyncio.CancelledError) as exc:
+            # a job's own cancellation fails that job alone, not the writer
+            await _roll_back(session)
+            if len(calls) > 1:
+                return None
+            return [(False, exc)]
+        failed = await _committed(session)
+    if failed is not None:
+        if len(calls) > 1 and conflicted(failed):
+            return None  # aborted, so not committed: written again, job by job
+        return [(False, failed)] * len(calls)
     return results
+
+
+async def _committed(session: AsyncSession) -> BaseException | None:
+    """COMMIT the session's transaction; None once committed, else what failed.
+
+    A COMMIT whose answer never came (the connection ended, PostgreSQL restarted, the
+    network cut as it landed) may have been committed all the same: so its jobs are never
+    written again, which could move their chips twice. Each of them fails instead, with
+    that error, and the tables they came from are rebuilt from what the database holds
+    (app/runtime/storage.py). Only a conflict (:func:`conflicted`: PostgreSQL aborted the
+    transaction) says for sure that nothing was committed."""
+    try:
+        await session.commit()
+    except Exception as exc:
+        await _roll_back(session)
+        return exc
+    return None
+
+
+async def _roll_back(session: AsyncSession) -> None:
+    """End a failed transaction; a connection that is gone has nothing left to end."""
+    with contextlib.suppress(Exception):
+        await session.rollback()
 
 
 async def _each_in_a_savepoint(
     sessionmaker: async_sessionmaker[AsyncSession], calls: list[Call]
 ) -> list[Result]:
-    """Each job in a savepoint: a job that fails rolls back alone."""
+    """Each job in a savepoint: a job that fails rolls back alone. Should the COMMIT
+    fail, every job fails with it (:func:`_committed`)."""
     results: list[Result] = []
-    try:
-        async with sessionmaker() as session, session.begin():
+    async with sessionmaker() as session:
+        try:
+            await session.begin()
             for job, args, kwargs in calls:
                 # ONE outcome per job: the savepoint's own end (its flush, its release) can
                 # fail after the job returned (a constraint met at the flush, a full disk),
@@ -96,6 +135,10 @@ async def _each_in_a_savepoint(
                     results.append((False, exc))
                 else:
                     results.append((True, value))
-    except Exception as exc:  # the commit itself failed: nothing of the batch happened
-        results = [(False, exc)] * len(calls)
+        except Exception as exc:  # the transaction itself failed: nothing of it happened
+            await _roll_back(session)
+            return [(False, exc)] * len(calls)
+        failed = await _committed(session)
+    if failed is not None:
+        return [(False, failed)] * len(calls)
     return results
