@@ -39,7 +39,7 @@ def test_best_bots_beat_random_ones(game: str) -> None:
     # the steady bot sits first: in Trianta Ena the first seated holds the bank, with no choices
     levels = {0: "steady", 1: "best", 2: "random"}
     nets = play_levels(
-        game, levels, HANDS[game], seed=5, effort=Effort(30), options=OPTIONS.get(game)
+        game, levels, HANDS[game], seed=5, effort=Effort(30, quick=True), options=OPTIONS.get(game)
     )
     best, rand = nets[1], nets[2]
     assert len(best) >= HANDS[game] // 2, "the table stopped dealing"
@@ -55,7 +55,7 @@ def test_best_bots_give_up_less_than_random_ones_in_expectation() -> None:
     game = "trente-et-quarante"
     given_up: dict[int, list[float]] = {}
     levels = {0: "steady", 1: "best", 2: "random"}
-    play_levels(game, levels, HANDS[game], seed=5, effort=Effort(30), given_up=given_up)
+    play_levels(game, levels, HANDS[game], seed=5, effort=Effort(30, quick=True), given_up=given_up)
     best, rand = given_up[1], given_up[2]
     assert len(best) >= HANDS[game] // 2, "the table stopped dealing"
     diff = statistics.fmean(rand) - statistics.fmean(best)
