@@ -33,7 +33,8 @@ class Effort:
 
 
 ANALYSIS_EFFORT = Effort(1_000)
-"""A finished hand's analysis (docs/analysis.md §3)."""
+"""A finished hand's analysis (docs/analysis.md §3); the server's worker takes its samples from
+the ``ANALYSIS_SAMPLES`` setting (1,000 by default: app/runtime/analysis_worker.py)."""
 BOT_EFFORT = Effort(150, quick=True)
 """A ``best`` bot deciding at the table (docs/analysis.md §5)."""
 
