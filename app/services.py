@@ -20,7 +20,7 @@ from app.games.core.cards import SeedSource, csprng_seed
 from app.i18n.messages import N_
 from app.ops.exposition import server_registry
 from app.ops.metrics import Gauges
-from app.runtime.analyses import Analyses
+from app.runtime.analyses import Analyses, analysis_of_samples
 from app.runtime.hosting import TableHosting
 from app.runtime.limits import AddressLimits
 from app.runtime.lobby import Lobby
@@ -58,7 +58,11 @@ class Services:
         self.metrics = server_registry(self.lobby.metrics, self.gauges)
         # the worker process starts with the first analysis wanted, not here
         self.analyses = Analyses(
-            self.sessionmaker, self.writer, after_hand=self.settings.analysis_after_hand
+            self.sessionmaker,
+            self.writer,
+            after_hand=self.settings.analysis_after_hand,
+            analyse=analysis_of_samples(self.settings.analysis_samples),
+            niceness=self.settings.analysis_niceness,
         )
         self.lobby.on_hand_stored = self.analyses.hand_stored
 

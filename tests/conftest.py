@@ -312,6 +312,14 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
         # no analysis process behind every test that plays a hand: the analysis tests turn
         # it on (tests/review/test_analysis_api.py); a hand is still analysed when asked for
         "analysis_after_hand": False,
+        # a finished hand's estimates from 30 simulated hands an option, not 1,000: the served
+        # analysis is checked for its shape, privacy and flow (tests/review/test_analysis_api.py);
+        # its figures' accuracy is tested on the analysers at full effort (tests/analysis/)
+        "analysis_samples": 30,
+        # the analysis's worker niced by 1, not 10: on a machine shared with other work a
+        # worker at 10 gets a tenth of a busy process's share and an analysis a test waits for
+        # took minutes (tests/review/test_analysis_api.py checks the niceness is applied)
+        "analysis_niceness": 1,
         # every test client signs up from 127.0.0.1: no sign-up limit unless a test sets one
         # (tests/api/test_identity_hardening.py)
         "signups_per_hour": 0,

@@ -20,16 +20,22 @@ from app.games.core.game import Game
 from app.games.core.views import View
 
 
-@dataclass
+@dataclass(frozen=True)
 class Effort:
-    """How hard to work at an estimate: the hands simulated for each option."""
+    """How hard to work at an estimate (docs/analysis.md §2): the hands simulated for each
+    option, and whether the figures may be *quick* (a ``best`` bot deciding at the table: where
+    a game's exact figures would cost too much, the analyser takes an approximation, marked not
+    exact: Vingt-un's effects of removal, Trente et Quarante's independent rows). Said outright,
+    never read from the samples: fewer samples alone change no method."""
 
     samples: int = 1_000
+    quick: bool = False
 
 
 ANALYSIS_EFFORT = Effort(1_000)
-"""A finished hand's analysis (docs/analysis.md §3)."""
-BOT_EFFORT = Effort(150)
+"""A finished hand's analysis (docs/analysis.md §3); the server's worker takes its samples from
+the ``ANALYSIS_SAMPLES`` setting (1,000 by default: app/runtime/analysis_worker.py)."""
+BOT_EFFORT = Effort(150, quick=True)
 """A ``best`` bot deciding at the table (docs/analysis.md §5)."""
 
 

@@ -25,9 +25,9 @@ the enumeration uses to leave out what it would only count twice; the couleur an
 is counted in full when the pool's colours are uneven. The figures are exact up to the rounding
 of floating point (about 1e-13).
 
-A ``best`` bot deciding below :data:`~app.analysis.position.ANALYSIS_EFFORT` takes the quick
-chances instead (:func:`quick_chances`: each row's law exact from the pool, the two rows taken
-as independent): those figures are marked not exact.
+A ``best`` bot (an effort that says ``quick``: :data:`~app.analysis.position.BOT_EFFORT`) takes
+the quick chances instead (:func:`quick_chances`: each row's law exact from the pool, the two
+rows taken as independent): those figures are marked not exact.
 
 **What a stake is worth** (§4.6 to §4.8). A free stake wins or loses even money; an après
 leaves it; a 31 tie leaves an insured one (its premium, 1% in whole chips rounded down, paid
@@ -60,7 +60,7 @@ from typing import Any, cast
 
 from app.analysis import notes
 from app.analysis.figures import Figures, Option, exact
-from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, Verdict
+from app.analysis.position import Effort, Position, Verdict
 from app.analysis.rollout import chips_so_far
 from app.games.core.actions import Action, LegalAction, action_fits
 from app.games.core.cards import is_red
@@ -1002,7 +1002,7 @@ class TrenteEtQuaranteAnalyser:
 
     def analyse(self, position: Position, effort: Effort, rng: Any) -> Verdict:
         game = cast(TrenteEtQuarante, position.engine)
-        quick = effort.samples < ANALYSIS_EFFORT.samples
+        quick = effort.quick
         if game.phase == UN_APRES:
             return self._un_apres(game, position, quick)
         return self._window(game, position, quick)

@@ -40,9 +40,9 @@ the enumeration needs nothing else. (Left out: the cards the seat saw on its own
 that went over 21 are counted out of play, although a reshuffle in the same hand could bring
 them back.)
 
-A ``best`` bot's quick decision (below :data:`~app.analysis.position.ANALYSIS_EFFORT`) takes
-the dealer's odds by the effects of removal when an enumeration would need many
-(:data:`QUICK_POOLS`): those figures are marked not exact.
+A ``best`` bot's quick decision (an effort that says ``quick``:
+:data:`~app.analysis.position.BOT_EFFORT`) takes the dealer's odds by the effects of removal
+when an enumeration would need many (:data:`QUICK_POOLS`): those figures are marked not exact.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from typing import Any, cast
 
 from app.analysis import notes
 from app.analysis.figures import Figures, Option, Tally, exact
-from app.analysis.position import ANALYSIS_EFFORT, Effort, Position, Verdict, cards_in
+from app.analysis.position import Effort, Position, Verdict, cards_in
 from app.analysis.rollout import chips_so_far, net_of
 from app.games.core.actions import Action, LegalAction, action_fits
 from app.games.core.cards import Stock, deck, seeded_source
@@ -986,8 +986,7 @@ class VingtUnAnalyser:
     # a player's draw, stand or split (§3.7-3.8)
     def _player(self, game: VingtUn, position: Position, effort: Effort, rng: Any) -> Verdict:
         seat = position.seat
-        quick = effort.samples < ANALYSIS_EFFORT.samples
-        solver, is_exact = solver_for(player_spot(game, seat), quick)
+        solver, is_exact = solver_for(player_spot(game, seat), effort.quick)
         if solver is None:
             return self._player_estimated(game, position, effort, rng)
         options: list[Option] = []

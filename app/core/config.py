@@ -97,6 +97,19 @@ class Settings(BaseSettings):
         description="analyse each finished hand in the background as soon as it is stored "
         "(app/runtime/analyses.py); off, a hand is analysed when first asked for",
     )
+    analysis_samples: int = Field(
+        1000,
+        ge=1,
+        description="hands simulated for each option of a finished hand's analysis where its "
+        "figures are estimates (docs/analysis.md §2); fewer: sooner, with wider intervals",
+    )
+    analysis_niceness: int = Field(
+        10,
+        ge=0,
+        le=19,
+        description="how much lower the analysis's worker process's CPU priority is than the "
+        "server's (os.nice; app/runtime/analysis_worker.py)",
+    )
     storage_retry_seconds: float = Field(
         1.0,
         gt=0,

@@ -7,9 +7,10 @@ event loop, nor on its core's share of time while tables play:
 * one **process of its own** computes them (``python -m app.runtime.analysis_worker``, a fresh
   interpreter, as the database writer's: not a multiprocessing spawn, which would import again
   whatever ``__main__`` started the server), started the first time an analysis is wanted, at
-  a lower CPU priority (``os.nice``, and Linux's ``SCHED_BATCH``) so that the scheduler gives
-  the server's process and the database writer's the CPU first; it ends with the server,
-  even one killed outright;
+  a lower CPU priority (``os.nice`` by ``ANALYSIS_NICENESS``, and Linux's ``SCHED_BATCH``) so
+  that the scheduler gives the server's process and the database writer's the CPU first; it
+  ends with the server, even one killed outright; each hand's analysis simulates
+  ``ANALYSIS_SAMPLES`` hands an option where it estimates (sent with the hand);
 * once a hand's record is committed, its table tells the lobby (the shell's
   ``on_hand_stored``, after the commit: :meth:`Analyses.hand_stored`), which queues the hand
   here (setting ``ANALYSIS_AFTER_HAND``); a void hand is never analysed. The newest hand
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import pickle
@@ -54,7 +56,7 @@ from app.db.store import analyses as analyses_store
 from app.db.types import AsyncSession, async_sessionmaker
 from app.db.writer.base import DatabaseWriter
 from app.i18n.messages import N_, Text
-from app.runtime.analysis_worker import analyse_record, frame
+from app.runtime.analysis_worker import NICENESS, analyse_record, frame
 
 log = logging.getLogger("table31.analysis")
 
@@ -89,6 +91,13 @@ ROOT = str(Path(__file__).resolve().parents[2])
 """The folder that holds ``app/``: the worker's import path."""
 RETRY_AFTER_SECONDS = 5
 """What a refused reader is told to wait (``Retry-After``)."""
+
+
+def analysis_of_samples(samples: int) -> Callable[[dict[str, Any]], tuple[str, Any]]:
+    """The worker's analysis of a finished hand, its estimates simulating ``samples`` hands an
+    option (``ANALYSIS_SAMPLES``, docs/analysis.md §2): sent with each request, so the worker
+    needs no setting of its own."""
+    return functools.partial(analyse_record, samples=samples)
 
 
 class Busy(Exception):
@@ -126,8 +135,11 @@ class Analyses:
     after_hand: bool = True
     """Queue each stored hand (``ANALYSIS_AFTER_HAND``); else only readers' requests."""
     analyse: Callable[[dict[str, Any]], tuple[str, Any]] = analyse_record
-    """What the worker runs on a record (a module-level function: it is pickled by name and
-    imported by the worker)."""
+    """What the worker runs on a record (a module-level function, or a ``functools.partial``
+    of one: it is pickled by name and imported by the worker). The server's is
+    :func:`analyse_record` with its ``ANALYSIS_SAMPLES`` (:func:`analysis_of_samples`)."""
+    niceness: int = NICENESS
+    """How much lower the worker's CPU priority is than the server's (``ANALYSIS_NICENESS``)."""
     max_waiting: int = MAX_WAITING
     timeout: float = TIMEOUT_SECONDS
     computed: int = field(default=0, init=False)
@@ -331,7 +343,8 @@ class Analyses:
 
     async def _worker(self) -> Process:
         """The worker process, started if it is not running: a fresh interpreter
-        (``python -m app.runtime.analysis_worker``, told this process's id to end with it)."""
+        (``python -m app.runtime.analysis_worker``, told this process's id to end with it, and
+        its niceness)."""
         if self._process is None or self._process.returncode is not None:
             env = dict(os.environ)
             env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
@@ -340,6 +353,7 @@ class Analyses:
                 "-m",
                 "app.runtime.analysis_worker",
                 str(os.getpid()),
+                str(self.niceness),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 env=env,

@@ -1,14 +1,16 @@
 """The analysis's worker process (app/runtime/analyses.py): ``python -m
-app.runtime.analysis_worker PARENT_PID``, a fresh interpreter that imports the analysis and the
-games, not the server (nor whatever ``__main__`` started the server, which a multiprocessing
-spawn would import again).
+app.runtime.analysis_worker PARENT_PID [NICENESS]``, a fresh interpreter that imports the
+analysis and the games, not the server (nor whatever ``__main__`` started the server, which a
+multiprocessing spawn would import again).
 
 It reads requests on its standard input and answers on its standard output, one at a time,
 each a frame: 4 bytes of length (big-endian), then a pickle. A request is ``(function,
 record)``, ``function`` a module-level function (pickled by name: :func:`analyse_record`, or
-a test's); the answer is what it returns, ``(status, value)``. Anything the analysis prints
-goes to the standard error, never into the answers. The end of its input ends it; so does its
-parent's end, however the parent ends (killed, it cannot close the input first).
+a test's), or a :func:`functools.partial` of one (the server's: :func:`analyse_record` with
+its ``ANALYSIS_SAMPLES``); the answer is what it returns, ``(status, value)``. Anything the
+analysis prints goes to the standard error, never into the answers. The end of its input ends
+it; so does its parent's end, however the parent ends (killed, it cannot close the input
+first).
 """
 
 from __future__ import annotations
@@ -23,19 +25,24 @@ import time
 from typing import Any, BinaryIO
 
 NICENESS = 10
-"""How much lower the worker's CPU priority is than the server's (``os.nice``)."""
+"""How much lower the worker's CPU priority is than the server's (``os.nice``), unless its
+command line says otherwise (the server's ``ANALYSIS_NICENESS``)."""
 PARENT_CHECK_SECONDS = 1.0
 """How often the worker looks whether the server that started it is still there."""
 
 
-def analyse_record(record: dict[str, Any]) -> tuple[str, Any]:
-    """A finished hand's analysis (:func:`app.analysis.hand.analyse_hand`, its JSON):
+def analyse_record(record: dict[str, Any], samples: int | None = None) -> tuple[str, Any]:
+    """A finished hand's analysis (:func:`app.analysis.hand.analyse_hand`, its JSON), its
+    estimates simulating ``samples`` hands an option (the server's ``ANALYSIS_SAMPLES``,
+    docs/analysis.md §2; None: :data:`~app.analysis.position.ANALYSIS_EFFORT`'s):
     ``("ok", analysis)`` or ``("failed", why)``. Any exception is told in words, so that
     nothing that fails to pickle crosses back to the server."""
     try:
         from app.analysis.hand import analyse_hand
+        from app.analysis.position import ANALYSIS_EFFORT, Effort
 
-        return "ok", analyse_hand(record).to_json()
+        effort = ANALYSIS_EFFORT if samples is None else Effort(samples)
+        return "ok", analyse_hand(record, effort).to_json()
     except ModuleNotFoundError as err:
         if str(err.name or "").startswith("app.analysis."):
             return "failed", f"no analysis for {record.get('game')} yet"
@@ -44,14 +51,15 @@ def analyse_record(record: dict[str, Any]) -> tuple[str, Any]:
         return "failed", f"{type(err).__name__}: {err}"
 
 
-def lower_priority() -> None:
+def lower_priority(niceness: int = NICENESS) -> None:
     """A lower CPU priority, so that the scheduler gives the server's process and the database
-    writer's the CPU first: niced, and on Linux in the ``SCHED_BATCH`` class (a CPU-bound job
-    that a waking task does not wait behind). Not ``SCHED_IDLE``: that class runs only on a
-    CPU nothing else wants, so on a machine kept busy by other work an analysis, even one a
-    reader waits for, could wait without end; niced, the worker keeps a small share."""
+    writer's the CPU first: niced by ``niceness``, and on Linux in the ``SCHED_BATCH`` class (a
+    CPU-bound job that a waking task does not wait behind). Not ``SCHED_IDLE``: that class runs
+    only on a CPU nothing else wants, so on a machine kept busy by other work an analysis, even
+    one a reader waits for, could wait without end; niced, the worker keeps a small share (at
+    10, about a tenth of what another busy process at the server's priority gets)."""
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(NICENESS)
+        os.nice(niceness)
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
@@ -93,10 +101,11 @@ def serve(source: BinaryIO, answers: BinaryIO) -> None:
 
 def main(argv: list[str]) -> int:
     parent = int(argv[1])
+    niceness = int(argv[2]) if len(argv) > 2 else NICENESS
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     threading.Thread(target=end_with, args=(parent,), name="parent watch", daemon=True).start()
-    lower_priority()
+    lower_priority(niceness)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log
     serve(sys.stdin.buffer, answers)

@@ -46,7 +46,8 @@ from app.games.trente_et_quarante.engine import TrenteEtQuarante
 from tests.analysis.positions import decisions
 
 ANALYSER = analyser_for("trente-et-quarante")
-QUICK = Effort(30)
+QUICK = Effort(30, quick=True)
+"""A ``best`` bot's effort (the quick chances)."""
 
 # ----------------------------------------------------------------------------- brute force
 

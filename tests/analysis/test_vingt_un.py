@@ -536,7 +536,7 @@ def test_random_hands_every_decision_analysed() -> None:
             where = Position(game, seat, game.legal_actions(seat), chosen)
             if ANALYSER.decides(where):
                 decided += 1
-                verdict = ANALYSER.analyse(where, Effort(3), rng)
+                verdict = ANALYSER.analyse(where, Effort(3, quick=True), rng)
                 assert sum(o.action == chosen for o in verdict.options) == 1
                 for option in verdict.options:
                     f = option.figures
@@ -594,8 +594,8 @@ def test_figures_depend_only_on_what_the_seat_sees(index: int) -> None:
     other = resample(twin(game, random.Random(1)), seat, random.Random(2))
     assert isinstance(other, VingtUn)
     assert other.stock.cards != game.stock.cards and other.view(seat) == game.view(seat)
-    one = ANALYSER.analyse(position(game), Effort(40), random.Random(3))
-    two = ANALYSER.analyse(position(other), Effort(40), random.Random(3))
+    one = ANALYSER.analyse(position(game), Effort(40, quick=True), random.Random(3))
+    two = ANALYSER.analyse(position(other), Effort(40, quick=True), random.Random(3))
     assert one.options == two.options
 
 

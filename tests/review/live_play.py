@@ -44,23 +44,26 @@ async def play(
     seconds: float = 120,
     seed: int = 1,
     room: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> tuple[str, list[Player], Player]:
     """Open a table of ``game`` and play until ``hands`` hands are finished; returns the table,
     the players (the latecomer last) and a spectator. Every client is closed, and the table
     paused as the host pauses it: the people still seated there play no more hands on the
     clock, so what a test reads of the table afterwards does not move under it (the hand
     dealt meanwhile stays in play, unfinished). ``seconds`` only ends a stuck run. With
-    ``room``, the table is a room's first (``POST /api/rooms``, an open room)."""
+    ``room``, the table is a room's first (``POST /api/rooms``, an open room); ``options``
+    change the game's table options (:data:`GAMES`) for this table."""
     rng = random.Random(seed)
+    table_options = {**GAMES[game], **(options or {})}
     people = [await Player.join(live, f"{game[:5]}-{i}") for i in range(players)]
     if room:
         opened = await people[0].http.post(
-            "/api/rooms", json={"game": game, "options": GAMES[game], "name": f"{game[:5]} room"}
+            "/api/rooms", json={"game": game, "options": table_options, "name": f"{game[:5]} room"}
         )
         opened.raise_for_status()
         table_id = str(opened.json()["table_id"])
     else:
-        table_id = await people[0].open_table(game, **GAMES[game])
+        table_id = await people[0].open_table(game, **table_options)
     for person in people:
         await person.connect(table_id)
         await sit_down(person)
