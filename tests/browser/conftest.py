@@ -139,6 +139,10 @@ class ServedProcess:
             # page asks for it (tests/browser/test_analysis_browser.py), not every one of
             # them in the background while the pass shares the cores
             "ANALYSIS_AFTER_HAND": "false",
+            # as the other suites' servers (tests/conftest.py make_settings): the pages show an
+            # analysis's shape; its figures' accuracy is tested on the analysers at full effort
+            "ANALYSIS_SAMPLES": "30",
+            "ANALYSIS_NICENESS": "1",
             # a page may be read in the pseudo-locale, by its language cookie
             # (tests/browser/test_pseudo_locale_browser.py); nobody else is offered it
             "PSEUDO_LOCALE": "true",
