@@ -363,6 +363,7 @@ function start() {
     }
     unlock(token);
   });
+  $("#login-submit").disabled = false; // the form is handled now (templates/admin.html)
   $("#chips-form").addEventListener("submit", submitChips);
   $("#house-form").addEventListener("submit", submitHouse);
   $("#bots-form").addEventListener("submit", fundBotsForm({ host, busy, fieldError, refreshAll }));

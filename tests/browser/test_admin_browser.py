@@ -330,3 +330,35 @@ def test_a_private_table_shows_its_invite_link_to_its_opener(
     assert bare.status == 404
     guest.goto(invite)
     expect(guest.locator("#table-name")).to_have_text("Secret game")
+
+
+@pytest.mark.browser
+def test_the_token_waits_for_the_pages_script_and_never_goes_into_a_url(
+    chromium: Any, live_server: BrowserServer
+) -> None:
+    """Before the page's script handles the form (here: never, scripts off) its button is
+    disabled: pressing Enter in the token field, or clicking, sends nothing and reloads
+    nothing, and the token is no field a browser could put into the page's address."""
+    context = chromium.new_context(
+        viewport=WIDE, base_url=live_server.url, java_script_enabled=False
+    )
+    try:
+        page = context.new_page()
+        page.goto("/admin")
+        expect(page.locator("#login-submit")).to_be_disabled()
+        page.fill("#login-token", ADMIN_TOKEN)
+        page.press("#login-token", "Enter")
+        page.locator("#login-submit").click(force=True)
+        assert ADMIN_TOKEN not in page.url, page.url
+        assert page.url.endswith("/admin"), page.url
+        assert page.locator("#login-token").get_attribute("name") is None
+    finally:
+        context.close()
+    # with its script, the page enables the button once it handles the form
+    context = chromium.new_context(viewport=WIDE, base_url=live_server.url)
+    try:
+        page = context.new_page()
+        page.goto("/admin")
+        expect(page.locator("#login-submit")).to_be_enabled()
+    finally:
+        context.close()
