@@ -29,7 +29,7 @@ PYTEST := $(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
 BROWSER_TESTS := tests/browser
 CLUSTER_TESTS := tests/cluster tests/bench
 
-.PHONY: run cluster test test-pg test-cluster test-browser lint format bench lock clean \
+.PHONY: run cluster test test-sqlite test-pg test-cluster test-browser lint format bench lock clean \
 	extract update compile
 
 $(STAMP): requirements-dev.lock pyproject.toml
@@ -89,18 +89,23 @@ NODES ?= 2
 cluster: $(STAMP) $(I18N_STAMP)
 	$(BIN)/python -m app cluster --nodes $(NODES)
 
-## make test: everything, each pass stopping the run when it fails: the linters, every test on
-## SQLite, the browser tests (Chromium) in a pytest run of their own (Playwright's sync API
-## keeps an event loop running in the main thread), then the cluster's (make test-cluster).
-## One pass at a time: run side by side on two cores, the browser and cluster passes took
-## 8 min together against ~3.5 each alone, and their deadlines grew tight.
-## The -m selections split the suite: no test runs twice, none is left out. The accessibility
-## tests inject node_modules/axe-core, so node_modules is installed first (npm ci)
+## make test: everything: the linters and the three passes of the suite, side by side (make -j,
+## each pass's output printed whole when it ends; the run fails if any of them fails): every
+## test on SQLite; the browser tests (Chromium) in a pytest run of their own (Playwright's sync
+## API keeps an event loop running in the main thread); the cluster's (make test-cluster).
+## Side by side, since the browser and cluster passes spend much of their time waiting (on
+## pages, leases, processes starting) while the SQLite pass computes: one after the other they
+## left a core idle for minutes. The -m selections split the suite: no test runs twice, none
+## is left out. The accessibility tests inject node_modules/axe-core, so node_modules is
+## installed first (npm ci)
 test: $(STAMP) $(NODE_STAMP) $(I18N_STAMP)
-	$(MAKE) --no-print-directory lint
+	@echo "make test: lint, the SQLite pass, the browser pass and the cluster pass run side by side;"
+	@echo "each one's output is printed whole when it ends"
+	@$(MAKE) --no-print-directory -j4 --output-sync=target lint test-sqlite test-browser test-cluster
+
+## make test-sqlite: every test but the browser's and the cluster's, on SQLite
+test-sqlite: $(STAMP) $(I18N_STAMP)
 	$(PYTEST) -m "not browser and not cluster"
-	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_ARGS) -m browser $(BROWSER_TESTS)
-	$(MAKE) --no-print-directory test-cluster
 
 ## make test-cluster: cluster mode across real processes (nodes, nginx, PostgreSQL, Redis; each
 ## test skips with a notice when one is missing); the swarm's failover check alone, since its
