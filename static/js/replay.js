@@ -291,8 +291,8 @@ function renderResult() {
       ? h("details", { class: "transfers" }, h("summary", {}, t("Chip movements ({count})", { count: formatNumber(data.settlement.length) })),
           h("ol", { class: "event-list" }, data.settlement.map((move) =>
             h("li", {}, t("{from} → {to}: {chips}", { from: accountName(move.from), to: accountName(move.to), chips: chips(move.amount) }), " ",
-              // why, as the engine wrote it ("stake lost (tie)"): its English words (docs/i18n.md)
-              h("span", { class: "muted small server-words" }, move.reason)))))
+              // why, as the engine said it ("stake lost (tie)"), in the reader's words (its code)
+              h("span", { class: "muted small" }, said(move.reason_coded, {}, move.reason))))))
       : h("p", { class: "muted small" }, t("No chips moved.")));
 }
 
