@@ -448,11 +448,11 @@ def _check_deal(
             cards=cards,
         )
     proof.check("cards dealt", same, dealt)
-    moved = [t.to_json() for t in replay.transfers]
-    settled = [
-        {k: row.get(k) for k in ("from", "to", "amount", "reason")}
-        for row in record.get("settlement") or []
-    ]
+    # what moved, from where to where, and why in English (a record's ``reason_coded`` is
+    # newer than some records: the English says the same)
+    kept = ("from", "to", "amount", "reason")
+    moved = [{k: row.get(k) for k in kept} for row in (t.to_json() for t in replay.transfers)]
+    settled = [{k: row.get(k) for k in kept} for row in record.get("settlement") or []]
     if moved == settled:
         matched = Plural("{n} chip movement matches", "{n} chip movements match", n=len(moved))
     else:

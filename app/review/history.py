@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.core.cards import is_valid_card
+from app.games.core.coded import from_json
 from app.review import results
 
 CARD_KEYS = ("card", "cards", "hand", "hands")
@@ -75,7 +76,12 @@ def hand_result(record: dict[str, Any]) -> dict[str, Any]:
         for s in record.get("seats_before") or []
     }
     moves = [
-        (str(m["from"]), str(m["to"]), int(m["amount"]), str(m.get("reason", "")))
+        (
+            str(m["from"]),
+            str(m["to"]),
+            int(m["amount"]),
+            from_json(str(m.get("reason", "")), m.get("reason_coded")),
+        )
         for m in record.get("settlement") or []
     ]
     return results.hand_result(

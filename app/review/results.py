@@ -9,6 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from app.games.core.accounts import owner_of
+from app.games.core.coded import coded_json
 
 
 def owner_seat(account: str) -> int | None:
@@ -31,7 +32,8 @@ def hand_result(
     account they own (stack, bets, prison), as :func:`app.runtime.records.net_by_seat` does,
     so a move between two of their own accounts counts nothing; ``lines`` are the movements'
     reasons, each summed per player in the order they first happened (a reason that sums to
-    nothing is left out), and they add up to ``net``."""
+    nothing is left out), and they add up to ``net``; a coded reason (an engine's, app/games/
+    core/coded.py) is sent with its ``reason_coded`` for each reader's page to word."""
     lines: dict[int, dict[str, int]] = defaultdict(dict)
     for source, target, amount, reason in moves:
         giver, taker = owner_seat(source), owner_seat(target)
@@ -53,7 +55,15 @@ def hand_result(
                 "player_id": player_id,
                 "name": name,
                 "net": sum(parts.values()),
-                "lines": [{"reason": r, "amount": a} for r, a in parts.items() if a],
+                "lines": [_line(r, a) for r, a in parts.items() if a],
             }
         )
     return {"hand_id": hand_id, "number": number, "players": players}
+
+
+def _line(reason: str, amount: int) -> dict[str, Any]:
+    line: dict[str, Any] = {"reason": str(reason), "amount": amount}
+    coded = coded_json(reason)
+    if coded is not None:
+        line["reason_coded"] = coded
+    return line

@@ -95,7 +95,7 @@ export function renderActions(actions, names) {
       h("time", { datetime: a.at, title: formatDate(when, LONG_WHEN) }, formatDate(when, { dateStyle: "short", timeStyle: "short" })),
       " ",
       h("span", { class: "admin-log-what" }, describe(a, names)),
-      a.note ? h("span", { class: "admin-log-note" }, ` — ${a.note}`) : null,
+      a.note ? h("span", { class: "admin-log-note" }, ` — ${a.note_words || a.note}`) : null,
       a.action === "grant_chips" || a.action === "take_chips"
         ? h("span", { class: a.detail.amount > 0 ? "delta delta-up" : "delta delta-down" }, ` ${signed(a.detail.amount)}`)
         : null);

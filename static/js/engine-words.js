@@ -9,6 +9,10 @@
 // WORDS lists every code the server sends: tests/i18n/test_engine_words.py reads its keys and
 // fails on a code the engines send that is not here (or one here nobody sends).
 // A value is data (a seat, a count of chips, a protocol word worded below) or itself coded.
+// The chips' movements of a hand say their reason the same way (`reason_coded` beside a
+// transfer's `reason`, and beside a result line's: the replay's chip movements, a result's
+// lines), with the `chips` codes below.
+import { FRENCH } from "./games/trente-et-quarante/common.js";
 import { formatNumber, t, tn } from "./i18n.js";
 
 // ------------------------------------------------------------------ the values' words
@@ -46,6 +50,9 @@ const GREEK_ENDINGS = {
 };
 
 const reasonOf = (table, reason) => (Object.hasOwn(table, String(reason)) ? table[reason]() : String(reason ?? ""));
+
+/** A Trente et Quarante chance by its French name (the game's own word: Rouge, Noir…). */
+const chanceName = (chance) => (Object.hasOwn(FRENCH, String(chance)) ? FRENCH[chance] : String(chance ?? ""));
 
 // ------------------------------------------------------------------ every code
 
@@ -156,6 +163,44 @@ const WORDS = {
     return tn("Leaving puts your {n} remaining bet ({chips}) in the pot: you stand up when this round ends.",
       "Leaving puts your {n} remaining bets ({chips}) in the pot: you stand up when this round ends.", v.bets, { chips });
   },
+
+  // Why chips moved (a hand's transfers, app/games/core/money.py): the replay's chip movements
+  // and a result's lines
+  "chips.table_closed": () => t("table closed"),
+  "trianta-ena.chips_stake_placed": () => t("stake placed"),
+  "trianta-ena.chips_stake_returned": () => t("stake returned"),
+  "trianta-ena.chips_natural_paid": () => t("natural paid"),
+  "trianta-ena.chips_bet_won": () => t("bet won"),
+  "trianta-ena.chips_stake_lost": (v) => t("stake lost ({reason})", { reason: reasonOf(TRIANTA_REASONS, v.reason) }),
+  "greek-31.chips_dealer_over": () => t("stake paid: dealer over 31"),
+  "greek-31.chips_dealer_31": () => t("stake lost: dealer 31"),
+  "greek-31.chips_over_31": () => t("stake lost: over 31"),
+  "greek-31.chips_31": () => t("stake paid: 31"),
+  "greek-31.chips_better": () => t("stake paid: better hand"),
+  "greek-31.chips_equal_or_worse": () => t("stake lost: equal or worse"),
+  "greek-31.chips_void_stake": () => t("void hand: stake returned"),
+  "greek-31.chips_void_winnings": () => t("void hand: winnings returned"),
+  "vingt-un.chips_dealers_natural": () => t("dealer's natural"),
+  "vingt-un.chips_natural_twice": () => t("natural paid twice"),
+  "vingt-un.chips_natural_by_all": () => t("natural paid by all"),
+  "vingt-un.chips_over_21": () => t("over 21"),
+  "vingt-un.chips_settled": (v) => reasonOf(VINGT_UN_REASONS, v.reason),
+  "trente-et-quarante.chips_insurance": (v) => t("insurance of the {chance} stake", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_won": (v) => t("{chance} stake won", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_lost": (v) => t("{chance} stake lost", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_prison_lost": (v) => t("{chance} stake in prison lost", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_freed": (v) => t("{chance} stake freed from prison", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_half_back": (v) => t("{chance} stake shared: half back", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_shared": (v) => t("{chance} stake shared with the house", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_to_prison": (v) => t("{chance} stake to prison", { chance: chanceName(v.chance) }),
+  "trente-et-quarante.chips_venice": () => t("stake in prison returned at the end of the shoe (Venice rule)"),
+  "en-og-tredive.chips_bets_put_up": () => t("bets put up"),
+  "en-og-tredive.chips_bet_paid": () => t("bet paid"),
+  "en-og-tredive.chips_bets_left": () => t("bets left in the pot"),
+  "en-og-tredive.chips_pot_won": () => t("pot won"),
+  "en-og-tredive.chips_bets_returned": () => t("bets returned"),
+  "en-og-tredive.chips_pot_coup": () => t("pot won by coup d'état"),
+  "en-og-tredive.chips_bets_coup": () => t("bets won by coup d'état"),
 };
 
 // ------------------------------------------------------------------ wording

@@ -50,7 +50,8 @@ function tableItem(table) {
       table.room_id ? h("span", { class: "pill pill-room", title: t("One link for the evening: its host switches the game") }, t("Room")) : null),
     seated.length
       ? h("p", { class: "table-item-who muted small" }, h("span", { class: "table-item-names" },
-          seated.map((s) => (s.bot ? t("{name} (bot)", { name: s.name }) : s.name)).join(", ")))
+          // a bot of the server's pool is named with its mark already ("Basil (bot)")
+          seated.map((s) => (s.bot && !String(s.name).endsWith("(bot)") ? t("{name} (bot)", { name: s.name }) : s.name)).join(", ")))
       : h("p", { class: "table-item-who muted small" }, t("Nobody seated yet")),
     // a room is one entry: its link, whichever table it plays at now
     h("a", { class: "btn btn-primary btn-small",

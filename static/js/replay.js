@@ -12,6 +12,7 @@ import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
 import { said } from "./engine-words.js";
+import { fitTable, markScroll } from "./felt-layout.js";
 import { formatNumber, formatTime, t, tn } from "./i18n.js";
 import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
@@ -117,6 +118,9 @@ function render() {
   const deltas = last ? resultDeltas(data.result, view) : null;
   renderSeats($("#seats"), view, { canSit: false, onSit() {}, deltas, module, ctx });
   renderSettlementBox(last);
+  // the seats kept apart and the centre fitted between them, as on the live table
+  fitTable();
+  markScroll();
 
   const when = typeof step.t === "number" ? new Date(step.t * 1000) : null;
   const stamp = when ? formatTime(when, { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
@@ -291,8 +295,8 @@ function renderResult() {
       ? h("details", { class: "transfers" }, h("summary", {}, t("Chip movements ({count})", { count: formatNumber(data.settlement.length) })),
           h("ol", { class: "event-list" }, data.settlement.map((move) =>
             h("li", {}, t("{from} → {to}: {chips}", { from: accountName(move.from), to: accountName(move.to), chips: chips(move.amount) }), " ",
-              // why, as the engine wrote it ("stake lost (tie)"): its English words (docs/i18n.md)
-              h("span", { class: "muted small server-words" }, move.reason)))))
+              // why, as the engine said it ("stake lost (tie)"), in the reader's words (its code)
+              h("span", { class: "muted small" }, said(move.reason_coded, {}, move.reason))))))
       : h("p", { class: "muted small" }, t("No chips moved.")));
 }
 
@@ -453,6 +457,15 @@ async function start() {
   renderShoes();
   wireControls();
   $("#replay").hidden = false;
+  $("#center").addEventListener("scroll", markScroll, { passive: true });
+  let fitting = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(fitting);
+    fitting = requestAnimationFrame(() => {
+      fitTable();
+      markScroll();
+    });
+  });
   const wanted = /step=(\d+)/.exec(location.hash);
   go(wanted ? Number(wanted[1]) : 0);
   loadAnalysis();

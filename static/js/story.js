@@ -5,6 +5,7 @@
 // Each hand's result is the server's: these functions only put it in words, never work it out.
 // The words are the reader's (static/js/i18n.js): each client words the same structured events
 // in its own language, so two players at one table may read the story in two languages.
+import { said } from "./engine-words.js";
 import { t, tn } from "./i18n.js";
 
 /** The table's own events (a sit, a leave, a top-up, a hand's start and end) in words. */
@@ -153,7 +154,7 @@ export function renderResultBox(box, result, { h, fill, signed, title, view }) {
       return h("li", {
         class: p.net > 0 ? "delta-up" : p.net < 0 ? "delta-down" : "",
         dataset,
-        title: (p.lines || []).map((l) => `${l.reason}: ${signed(l.amount)}`).join("\n"),
+        title: (p.lines || []).map((l) => `${said(l.reason_coded, {}, l.reason)}: ${signed(l.amount)}`).join("\n"),
       },
       h("span", { class: "settlement-name" }, p.name),
       left ? h("span", { class: "muted" }, " ", t("(left)")) : null, " ", signed(p.net));

@@ -13,7 +13,9 @@ from typing import Any
 import httpx
 
 from app.api.deps import COOKIE
+from app.db.store.host import BOTS_FLOAT_NOTE
 from app.db.store.players import create_player
+from app.i18n.messages import localize
 from tests import waiting
 from tests.client import Player
 from tests.conftest import ADMIN_TOKEN, LiveServer, Serve
@@ -145,6 +147,15 @@ async def test_a_bank_that_cannot_cover_a_buy_in_says_so_until_the_host_adds_chi
     assert ("fund_bots", BUY_IN + 100) in [
         (a["action"], a["detail"].get("amount")) for a in log
     ]  # the float
+    # the float's note is the server's words, worded for the reader; the host's own as typed
+    assert log[0]["note_words"] == "more bots"
+    (opened,) = [a for a in log if a["note"] == BOTS_FLOAT_NOTE]
+    assert opened["note_words"] == localize(BOTS_FLOAT_NOTE, "en")
+    async with host(live) as http:
+        http.cookies.set("t31_lang", "el")
+        greek = (await http.get("/api/admin/actions")).json()
+    (opened,) = [a for a in greek if a["note"] == BOTS_FLOAT_NOTE]
+    assert opened["note_words"] == localize(BOTS_FLOAT_NOTE, "el")
     assert (await ada.http.post(f"/api/tables/{table_id}/bots", json={})).status_code == 201
     granted = (await audit(live))["granted"]
     assert granted == live.settings.house_float + 1000 + BUY_IN + 100 + 1000

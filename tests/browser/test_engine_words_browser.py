@@ -55,6 +55,8 @@ def sample(code: str, names: set[str]) -> dict[str, Any]:
             values[name] = True
         elif name == "title":
             values[name] = "Vingt-un"
+        elif name == "chance":  # a Trente et Quarante chance, said by its French name
+            values[name] = "rouge"
         else:
             raise AssertionError(f"no sample for {code}'s {name}")
     return {"code": code, "values": values}
@@ -126,6 +128,6 @@ def test_two_readers_read_the_same_sentences_in_their_own_languages(
     greek = open_in(open_page, live_server, "el")
     said = greek.evaluate(WORD, samples)
     assert said[0][1] == "Ο/Η Basil ποντάρει 10."
-    assert said[2][1] == "Πληρώνεις 2 πονταρίσματα στο πότ"
+    assert said[2][1] == "Πληρώνεις 2 πονταρίσματα στο ποτ"
     for _code, text in said:  # Greek words, the names and numbers as they are
         assert not any(c.isascii() and c.isalpha() for c in text.replace("Basil", "")), text

@@ -16,7 +16,11 @@ each code (static/js/engine-words.js, ``WORDS``). Here:
   own, static/js/games/trente-et-quarante/common.js) are all on that list;
 * the table's notices are never written as bare words where a table is told them (they are
   marked messages, worded by the server in each watcher's language: docs/i18n.md, "The
-  table's own words").
+  table's own words");
+* every chip those hands move (and the table's close releases) says its reason with a code
+  the client knows: the replay's chip movements and a result's lines are worded from it
+  (``reason_coded``), and the codes' words are in every catalog (tests/i18n/
+  test_catalogs_complete.py, test_js_strings_extracted.py).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from hypothesis import strategies as st
 
 from app.games.core.coded import Coded, coded_json
 from app.games.core.game import Game
+from app.games.core.money import Transfer
 from app.games.core.registry import GAME_IDS, game_class
 from app.games.trente_et_quarante import coup
 from tests.games.contract_play import Seeds, table_options
@@ -76,6 +81,7 @@ MAKERS = {"Coded": "app", "_call": "app/games/vingt_un"}
 calls."""
 PASSED_ON = {
     ("app/games/core/coded.py", "_rebuild"),
+    ("app/games/core/coded.py", "from_json"),
     ("app/games/vingt_un/table.py", "_call"),
 }
 """Functions that make a Coded of a code given to them (their callers' codes are read)."""
@@ -260,9 +266,24 @@ def _said(engine: Game, known: set[str]) -> list[str]:
     return found
 
 
+def _moved(transfers: list[Transfer], known: set[str], where: str) -> list[str]:
+    """The transfers whose reason is not said with a code the client knows (and its JSON)."""
+    found: list[str] = []
+    for transfer in transfers:
+        if not isinstance(transfer.reason, Coded):
+            found.append(f"{where}: the reason {transfer.reason!r} has no code")
+            continue
+        row = transfer.to_json()
+        if row["reason"] != str(transfer.reason) or "reason_coded" not in row:
+            found.append(f"{where}: {row!r} does not say its reason's code")
+        found += _code_problems(row.get("reason_coded"), known, f"{where}: {transfer.reason!r}")
+    return found
+
+
 def play(engine: Game, rng: random.Random, hands: int, known: set[str]) -> list[str]:
     """Up to ``hands`` hands played by the bots and at random (a timeout now and then), every
-    view read after every step."""
+    view read after every step, every chip moved checked for its reason's code; then the
+    table closes (its chips released)."""
     found = _said(engine, known)
     for _ in range(hands):
         if engine.in_hand or engine.table_over or not engine.can_start() or engine.to_act():
@@ -279,7 +300,9 @@ def play(engine: Game, rng: random.Random, hands: int, known: set[str]) -> list[
                 continue
             seat = rng.choice(waiting)
             engine.apply(seat, engine.bot_action(seat, rng))
-        engine.take_completed()
+        done = engine.take_completed()
+        if done is not None:
+            found += _moved(done.transfers, known, f"hand {engine.hand_number}")
         engine.take_log()
         found += _said(engine, known)
         for seat in engine.seated:  # a player short of chips buys back in, now and then
@@ -289,6 +312,10 @@ def play(engine: Game, rng: random.Random, hands: int, known: set[str]) -> list[
         found += _said(engine, known)
         if found:
             break
+    if not engine.in_hand:
+        engine.transfers = []
+        engine.release_all()
+        found += _moved(engine.transfers, known, "the table closed")
     return found
 
 
@@ -363,6 +390,20 @@ def test_every_trente_et_quarante_call_is_worded_by_the_client() -> None:
 TELLING = {"notice": 0, "shut_down": 0, "shutdown": 0, "_void_hand": 0, "void_hand": 0}
 """The calls that tell a table's watchers something (their first argument), outside the
 engines: ``hand_over(reason, …)`` too."""
+
+
+def test_a_reason_without_its_code_is_found() -> None:
+    known = {"en-og-tredive.chips_bet_paid"}
+    coded = Transfer("bets:1", "pot", 1, Coded("en-og-tredive.chips_bet_paid", "bet paid"))
+    assert _moved([coded], known, "hand") == []
+    assert coded.to_json()["reason_coded"] == {"code": "en-og-tredive.chips_bet_paid", "values": {}}
+    assert _moved([Transfer("bets:1", "pot", 1, "bet paid")], known, "hand") == [
+        "hand: the reason 'bet paid' has no code"
+    ]
+    unknown = Transfer("pot", "seat:1", 1, Coded("en-og-tredive.chips_pot_won", "pot won"))
+    assert _moved([unknown], known, "hand") == [
+        "hand: 'pot won': 'en-og-tredive.chips_pot_won' is not in engine-words.js"
+    ]
 
 
 def test_no_table_is_told_bare_words() -> None:

@@ -60,7 +60,11 @@ async def test_replay_equals_the_live_views(live: LiveServer, game: str) -> None
             for viewer in viewers:
                 views[viewer].append(engine_view(replay.engine.view(viewer)))
         assert [t.to_json() for t in replay.transfers] == [
-            {k: v for k, v in row.items() if k in ("from", "to", "amount", "reason")}
+            {
+                k: v
+                for k, v in row.items()
+                if k in ("from", "to", "amount", "reason", "reason_coded")
+            }
             for row in record["settlement"]
         ]
         for client in clients:

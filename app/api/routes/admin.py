@@ -36,6 +36,7 @@ from app.db import ledger, store
 from app.db.devices import aware
 from app.db.ledger import InsufficientFunds
 from app.db.store import host_lists
+from app.db.store.host import BOTS_FLOAT_NOTE
 from app.db.store.rooms import StoredRoom
 from app.i18n.messages import N_, Text, localize, said
 from app.runtime.table.actor import TableActor
@@ -405,12 +406,24 @@ async def put_settings(body: SettingsIn, services: ServicesDep) -> dict[str, Any
     return {"starting_bankroll": body.starting_bankroll}
 
 
+SERVER_NOTES = frozenset({BOTS_FLOAT_NOTE})
+"""The host's log's notes the server writes itself (marked messages, worded for the reader)."""
+
+
 @router.get("/actions", response_model=list[HostActionRow])
-async def actions(services: ServicesDep) -> list[dict[str, Any]]:
-    """Every host action, newest first."""
+async def actions(request: Request, services: ServicesDep) -> list[dict[str, Any]]:
+    """Every host action, newest first; a note the server wrote (the bots' float) also in the
+    reader's words (``note_words``), a note the host typed as typed."""
+    locale = request_locale(request)
     async with services.sessionmaker() as session:
         rows = await host_lists.host_actions(session, 500)
     return [
-        {"at": a.at.isoformat(), "action": a.action, "detail": a.detail, "note": a.note}
+        {
+            "at": a.at.isoformat(),
+            "action": a.action,
+            "detail": a.detail,
+            "note": a.note,
+            "note_words": localize(a.note, locale) if a.note in SERVER_NOTES else a.note,
+        }
         for a in rows
     ]

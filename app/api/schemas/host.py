@@ -84,6 +84,9 @@ class HostActionRow(Reply):
     action: str
     detail: dict[str, Any] | None = Field(description="what was done, to what")
     note: str | None
+    note_words: str | None = Field(
+        default=None, description="the note in the reader's language when the server wrote it"
+    )
 
 
 class AdminRoomSeat(Reply):

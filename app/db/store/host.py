@@ -13,8 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import ledger
 from app.db.account_ids import STACK, bankroll_of
 from app.db.models import Account, HostAction, LedgerEntry, Player, Seat, ServerSetting
+from app.i18n.messages import N_
 
-BOTS_FLOAT_NOTE = "the bots' opening float (BOTS_FLOAT)"
+BOTS_FLOAT_NOTE = N_("the bots' opening float (BOTS_FLOAT)")
+"""The host's log's note of the bots' float: the server's words, marked (the log words it in the
+reader's language, ``note_words``); a note the host typed is shown as typed."""
 BOTS_BANK_LOCK = 31310008
 """PostgreSQL: the advisory lock under which the bots' bank is opened (nodes take turns)."""
 

@@ -56,6 +56,24 @@ def coded_json(said: str | None) -> dict[str, Any] | None:
     return {"code": said.code, "values": {k: _value(v) for k, v in said.values.items()}}
 
 
+def from_json(english: str, coded: Any) -> str:
+    """A sentence read back from JSON: its English, a :class:`Coded` when ``coded`` (its
+    ``<field>_coded``) is a code and flat values, else the plain English.
+
+    >>> back = from_json("bet paid", {"code": "en-og-tredive.chips_bet_paid", "values": {}})
+    >>> back, back.code
+    ('bet paid', 'en-og-tredive.chips_bet_paid')
+    >>> type(from_json("bet paid", None)).__name__
+    'str'
+    """
+    if not (isinstance(coded, dict) and isinstance(coded.get("code"), str)):
+        return english
+    values = coded.get("values")
+    if not isinstance(values, dict):
+        values = {}
+    return Coded(coded["code"], english, **{str(k): v for k, v in values.items()})
+
+
 def _value(value: Any) -> Any:
     if isinstance(value, Coded):
         return coded_json(value)

@@ -8,11 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.core.accounts import HOUSE, Account
+from app.games.core.coded import coded_json
 
 
 @dataclass(frozen=True)
 class Transfer:
-    """One movement of whole chips between two accounts, with the reason in the game's words."""
+    """One movement of whole chips between two accounts, with the reason in the game's words.
+
+    The reason is a :class:`~app.games.core.coded.Coded` (its English, and a code each reader's
+    page words: docs/i18n.md, "The engines' sentences"); its JSON says both, ``reason`` and
+    ``reason_coded``."""
 
     source: Account
     target: Account
@@ -20,12 +25,16 @@ class Transfer:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        row = {
             "from": self.source,
             "to": self.target,
             "amount": self.amount,
-            "reason": self.reason,
+            "reason": str(self.reason),
         }
+        coded = coded_json(self.reason)
+        if coded is not None:
+            row["reason_coded"] = coded
+        return row
 
 
 def move_chips(

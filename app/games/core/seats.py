@@ -136,7 +136,7 @@ class Seats(ABC):
                 target = seat_account(owner)
                 if target not in self.balances:
                     self.balances[target] = 0
-                self.pay(account, target, amount, "table closed")
+                self.pay(account, target, amount, Coded("chips.table_closed", "table closed"))
         for account in sorted(self.balances):
             if owner_of(account) is not None or not self.balances[account]:
                 continue
@@ -147,7 +147,10 @@ class Seats(ABC):
             share, extra = divmod(amount, len(seats))
             for i, seated in enumerate(seats):
                 self.pay(
-                    account, seat_account(seated), share + (1 if i < extra else 0), "table closed"
+                    account,
+                    seat_account(seated),
+                    share + (1 if i < extra else 0),
+                    Coded("chips.table_closed", "table closed"),
                 )
 
     def pay(self, source: str, target: str, amount: int, reason: str) -> None:

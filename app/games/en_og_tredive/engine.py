@@ -51,6 +51,7 @@ from app.games.core.actions import (
     one_of,
     subset_of,
 )
+from app.games.core.coded import Coded
 from app.games.core.hand import Timer
 from app.games.core.seating import left_of, leftward, right_of
 from app.games.core.views import View
@@ -109,7 +110,12 @@ class EnOgTredive(EnOgTrediveTable):
         seats = self.ready_players()
         self.match = Match(number=self.match.number + 1, seats=seats)
         for seat in seats:
-            self.pay(seat_account(seat), bets_account(seat), self.match_chips, "bets put up")
+            self.pay(
+                seat_account(seat),
+                bets_account(seat),
+                self.match_chips,
+                Coded("en-og-tredive.chips_bets_put_up", "bets put up"),
+            )
         self.log("match", number=self.match.number, seats=seats, bets=self.options["bets"])
         self._cut_for_deal()
 

@@ -89,7 +89,12 @@ class EnOgTrediveTable(Game):
         player in (§5.11): the pot and their own bets."""
         left = self.balances.get(bets_account(seat), 0)
         if left:
-            self.pay(bets_account(seat), POT, left, "bets left in the pot")
+            self.pay(
+                bets_account(seat),
+                POT,
+                left,
+                Coded("en-og-tredive.chips_bets_left", "bets left in the pot"),
+            )
         self.balances.pop(bets_account(seat), None)
         self.match.seats.remove(seat)
         self.log("left_match", seat=seat, bets=left // self.bet_unit, chips=left)
@@ -97,10 +102,17 @@ class EnOgTrediveTable(Game):
             (winner,) = self.match.seats
             pot = self.balances.get(POT, 0)
             if pot:
-                self.pay(POT, seat_account(winner), pot, "pot won")
+                self.pay(
+                    POT, seat_account(winner), pot, Coded("en-og-tredive.chips_pot_won", "pot won")
+                )
             own = self.balances.get(bets_account(winner), 0)
             if own:
-                self.pay(bets_account(winner), seat_account(winner), own, "bets returned")
+                self.pay(
+                    bets_account(winner),
+                    seat_account(winner),
+                    own,
+                    Coded("en-og-tredive.chips_bets_returned", "bets returned"),
+                )
             self.log("match_won", seat=winner, how="last_in")
             self.match.seats = []
 
@@ -113,14 +125,16 @@ class EnOgTrediveTable(Game):
         for seat in players:
             paid = self.match_chips - self.balances.get(bets_account(seat), 0)
             amount = min(paid, self.balances.get(POT, 0))
-            self.pay(POT, seat_account(seat), amount, "table closed")
+            self.pay(POT, seat_account(seat), amount, Coded("chips.table_closed", "table closed"))
         rest = self.balances.get(POT, 0)
         heirs = [s for s in players if s in self.match.seats] or players
         if rest and heirs:
             share, extra = divmod(rest, len(heirs))
             for i, seat in enumerate(heirs):
                 amount = share + (1 if i < extra else 0)
-                self.pay(POT, seat_account(seat), amount, "table closed")
+                self.pay(
+                    POT, seat_account(seat), amount, Coded("chips.table_closed", "table closed")
+                )
         super().release_all()
 
     def can_top_up(self, seat: int) -> bool:
@@ -179,9 +193,18 @@ class EnOgTrediveTable(Game):
     def _coup_d_etat(self, seat: int, *, dealt: bool) -> None:
         """The pot and every bet still in front of any player go to the holder."""
         r = self._round()
-        self.pay(POT, seat_account(seat), self.balances.get(POT, 0), "pot won by coup d'état")
+        self.pay(
+            POT,
+            seat_account(seat),
+            self.balances.get(POT, 0),
+            Coded("en-og-tredive.chips_pot_coup", "pot won by coup d'état"),
+        )
         for account in sorted(a for a in self.balances if parse_account(a)[0] is AccountKind.BETS):
-            reason = "bets returned" if account == bets_account(seat) else "bets won by coup d'état"
+            reason = (
+                Coded("en-og-tredive.chips_bets_returned", "bets returned")
+                if account == bets_account(seat)
+                else Coded("en-og-tredive.chips_bets_coup", "bets won by coup d'état")
+            )
             self.pay(account, seat_account(seat), self.balances[account], reason)
         self.log("match_won", seat=seat, how="coup_d_etat")
         out = [s for s in self.match.seats if s != seat]
@@ -221,7 +244,12 @@ class EnOgTrediveTable(Game):
         paid = {seat: min(bets, self.bets_left(seat)) for seat, bets in owed.items()}
         for seat in sorted(owed):
             for _ in range(paid[seat]):
-                self.pay(bets_account(seat), POT, self.bet_unit, "bet paid")
+                self.pay(
+                    bets_account(seat),
+                    POT,
+                    self.bet_unit,
+                    Coded("en-og-tredive.chips_bet_paid", "bet paid"),
+                )
                 self.log("bet_paid", seat=seat)
         out = [] if spare else sorted(short)
         for seat in out:
@@ -244,9 +272,19 @@ class EnOgTrediveTable(Game):
         match_winner = None
         if len(self.match.seats) == 1:
             (match_winner,) = self.match.seats
-            self.pay(POT, seat_account(match_winner), self.balances.get(POT, 0), "pot won")
+            self.pay(
+                POT,
+                seat_account(match_winner),
+                self.balances.get(POT, 0),
+                Coded("en-og-tredive.chips_pot_won", "pot won"),
+            )
             own = self.balances.get(bets_account(match_winner), 0)
-            self.pay(bets_account(match_winner), seat_account(match_winner), own, "bets returned")
+            self.pay(
+                bets_account(match_winner),
+                seat_account(match_winner),
+                own,
+                Coded("en-og-tredive.chips_bets_returned", "bets returned"),
+            )
             self.log("match_won", seat=match_winner, how="last_in")
             self.match.seats = []
             r.result.append(

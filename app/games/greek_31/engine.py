@@ -169,7 +169,9 @@ class Greek31(Greek31Table):
             hand.outcome = "bust"
             self._show_dealer()
             for seat in hand.staked():
-                self._pay_player(seat, "stake paid: dealer over 31", "won")
+                self._pay_player(
+                    seat, Coded("greek-31.chips_dealer_over", "stake paid: dealer over 31"), "won"
+                )
             self._finish()
 
     def _dealer_stand(self, conceal: int | None) -> None:
@@ -181,7 +183,9 @@ class Greek31(Greek31Table):
             hand.outcome = "31"
             self._show_dealer()
             for seat in hand.staked():
-                self._pay_dealer(seat, "stake lost: dealer 31", "lost")
+                self._pay_dealer(
+                    seat, Coded("greek-31.chips_dealer_31", "stake lost: dealer 31"), "lost"
+                )
             self._finish()
             return
         if rank in (FOURTEEN, PAIR_OF_TWOS):
@@ -223,11 +227,11 @@ class Greek31(Greek31Table):
         self.log("draw", seat=seat, card=card)
         rank = self.rank(cards)
         if rank == BUST:
-            self._pay_dealer(seat, "stake lost: over 31", "bust")
+            self._pay_dealer(seat, Coded("greek-31.chips_over_31", "stake lost: over 31"), "bust")
             self._gather([seat])
             self._next_player()
         elif rank == THIRTY_ONE:
-            self._pay_player(seat, "stake paid: 31", "31")
+            self._pay_player(seat, Coded("greek-31.chips_31", "stake paid: 31"), "31")
             self._next_player()
 
     def _player_stand(self, seat: int) -> None:
@@ -247,9 +251,15 @@ class Greek31(Greek31Table):
             if hand.results[seat] != "stood":
                 continue
             if self.rank(hand.cards[seat]) > dealer_rank:
-                self._pay_player(seat, "stake paid: better hand", "won")
+                self._pay_player(
+                    seat, Coded("greek-31.chips_better", "stake paid: better hand"), "won"
+                )
             else:
-                self._pay_dealer(seat, "stake lost: equal or worse", "lost")
+                self._pay_dealer(
+                    seat,
+                    Coded("greek-31.chips_equal_or_worse", "stake lost: equal or worse"),
+                    "lost",
+                )
         self._finish()
 
     # ----------------------------------------------------------------- decisions

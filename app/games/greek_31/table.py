@@ -196,9 +196,17 @@ class Greek31Table(Game):
         for seat in hand.staked():
             result = hand.results.get(seat)
             if result == "bust":
-                self._pay_player(seat, "void hand: stake returned", "returned")
+                self._pay_player(
+                    seat,
+                    Coded("greek-31.chips_void_stake", "void hand: stake returned"),
+                    "returned",
+                )
             elif result == "31":
-                self._pay_dealer(seat, "void hand: winnings returned", "returned")
+                self._pay_dealer(
+                    seat,
+                    Coded("greek-31.chips_void_winnings", "void hand: winnings returned"),
+                    "returned",
+                )
             else:
                 hand.results[seat] = "returned"
         self.dealer_hands -= 1

@@ -46,6 +46,7 @@ from typing import Any
 from app.games.core.accounts import prison_account, seat_account
 from app.games.core.actions import Action, LegalAction, legal, one_of
 from app.games.core.cards import canonical_shoe
+from app.games.core.coded import Coded
 from app.games.core.hand import Timer
 from app.games.core.views import View
 from app.games.trente_et_quarante.bot import bot_choice
@@ -141,7 +142,10 @@ class TrenteEtQuarante(TrenteEtQuaranteTable):
                     prison_account(stake.owner),
                     seat_account(stake.owner),
                     stake.amount,
-                    "stake in prison returned at the end of the shoe (Venice rule)",
+                    Coded(
+                        "trente-et-quarante.chips_venice",
+                        "stake in prison returned at the end of the shoe (Venice rule)",
+                    ),
                 )
                 self.log("prison_returned", seat=stake.owner, **stake.to_json())
             self.prison = []

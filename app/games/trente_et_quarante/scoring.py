@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.core.accounts import HOUSE, prison_account, seat_account
+from app.games.core.coded import Coded
 from app.games.trente_et_quarante.coup import UN_APRES, Coup
 from app.games.trente_et_quarante.stakes import PrisonStake, premium
 from app.games.trente_et_quarante.state import TrenteEtQuaranteState
@@ -62,7 +63,12 @@ class CoupSettlement:
         for record in self.stakes:
             if record["insured"]:
                 cost = premium(record["amount"])
-                reason = f"insurance of the {record['chance']} stake"
+                chance = record["chance"]
+                reason = Coded(
+                    "trente-et-quarante.chips_insurance",
+                    f"insurance of the {chance} stake",
+                    chance=chance,
+                )
                 game.pay(seat_account(record["seat"]), HOUSE, cost, reason)
                 record["house"] += cost
         for call in self.calls:
@@ -79,19 +85,42 @@ class CoupSettlement:
         for record in self.stakes:
             chance, amount = record["chance"], record["amount"]
             if chance in wins:
-                game.pay(HOUSE, seat_account(record["seat"]), amount, f"{chance} stake won")
+                game.pay(
+                    HOUSE,
+                    seat_account(record["seat"]),
+                    amount,
+                    Coded("trente-et-quarante.chips_won", f"{chance} stake won", chance=chance),
+                )
                 record["house"] -= amount
             else:
-                game.pay(seat_account(record["seat"]), HOUSE, amount, f"{chance} stake lost")
+                game.pay(
+                    seat_account(record["seat"]),
+                    HOUSE,
+                    amount,
+                    Coded("trente-et-quarante.chips_lost", f"{chance} stake lost", chance=chance),
+                )
                 record["house"] += amount
         kept: list[PrisonStake] = []
         for held in game.prison:
             account = prison_account(held.owner)
             if held.chance not in wins:
-                game.pay(account, HOUSE, held.amount, f"{held.chance} stake in prison lost")
+                game.pay(
+                    account,
+                    HOUSE,
+                    held.amount,
+                    Coded(
+                        "trente-et-quarante.chips_prison_lost",
+                        f"{held.chance} stake in prison lost",
+                        chance=held.chance,
+                    ),
+                )
                 game.log("prison_lost", seat=held.owner, **held.to_json())
             elif held.level == 1:
-                reason = f"{held.chance} stake freed from prison"
+                reason = Coded(
+                    "trente-et-quarante.chips_freed",
+                    f"{held.chance} stake freed from prison",
+                    chance=held.chance,
+                )
                 game.pay(account, seat_account(held.owner), held.amount, reason)
                 game.log("prison_freed", seat=held.owner, **held.to_json())
             else:
@@ -124,8 +153,26 @@ class CoupSettlement:
         """Half, rounded down, back to the owner's stack; the rest to the house."""
         back = amount // 2
         if account != seat_account(owner):
-            self.game.pay(account, seat_account(owner), back, f"{chance} stake shared: half back")
-        self.game.pay(account, HOUSE, amount - back, f"{chance} stake shared with the house")
+            self.game.pay(
+                account,
+                seat_account(owner),
+                back,
+                Coded(
+                    "trente-et-quarante.chips_half_back",
+                    f"{chance} stake shared: half back",
+                    chance=chance,
+                ),
+            )
+        self.game.pay(
+            account,
+            HOUSE,
+            amount - back,
+            Coded(
+                "trente-et-quarante.chips_shared",
+                f"{chance} stake shared with the house",
+                chance=chance,
+            ),
+        )
 
     def choose(self, seat: int, chance: str, *, share: bool) -> None:
         """An owner's un après choice for the free stake on ``chance`` (default: prison)."""
@@ -143,7 +190,12 @@ class CoupSettlement:
             return
         stake = PrisonStake(game.next_prison_id, seat, chance, amount, 1)
         game.next_prison_id += 1
-        game.pay(seat_account(seat), prison_account(seat), amount, f"{chance} stake to prison")
+        game.pay(
+            seat_account(seat),
+            prison_account(seat),
+            amount,
+            Coded("trente-et-quarante.chips_to_prison", f"{chance} stake to prison", chance=chance),
+        )
         game.prison.append(stake)
         game.log("prison", seat=seat, **stake.to_json())
 

@@ -142,7 +142,12 @@ class TriantaEna(TriantaEnaTable):
                 round_.messages.append(seat_note(seat, hand.note))
             cover -= hand.stake
             hand.status = PLAYING
-            self.pay(seat_account(seat), bets_account(seat), hand.stake, "stake placed")
+            self.pay(
+                seat_account(seat),
+                bets_account(seat),
+                hand.stake,
+                Coded("trianta-ena.chips_stake_placed", "stake placed"),
+            )
             self.log("stake", seat=seat, amount=hand.stake)
         staking = round_.with_status(PLAYING)
         if not staking:
@@ -228,8 +233,17 @@ class TriantaEna(TriantaEnaTable):
             reason=outcome.reason,
         )
         player = seat_account(hand.seat)
-        self.pay(bets_account(hand.seat), player, hand.stake, "stake returned")
-        reason = "natural paid" if outcome.reason == "natural" else "bet won"
+        self.pay(
+            bets_account(hand.seat),
+            player,
+            hand.stake,
+            Coded("trianta-ena.chips_stake_returned", "stake returned"),
+        )
+        reason = (
+            Coded("trianta-ena.chips_natural_paid", "natural paid")
+            if outcome.reason == "natural"
+            else Coded("trianta-ena.chips_bet_won", "bet won")
+        )
         self.pay(seat_account(round_.banker), player, hand.stake, reason)
         self.log("settle", seat=hand.seat, result="won", reason=outcome.reason, amount=hand.stake)
 
@@ -239,7 +253,12 @@ class TriantaEna(TriantaEnaTable):
             "trianta-ena.lost", f"Lost {hand.stake} ({why}).", stake=hand.stake, reason=why
         )
         banker = seat_account(round_.banker)
-        self.pay(bets_account(hand.seat), banker, hand.stake, f"stake lost ({why})")
+        self.pay(
+            bets_account(hand.seat),
+            banker,
+            hand.stake,
+            Coded("trianta-ena.chips_stake_lost", f"stake lost ({why})", reason=why),
+        )
         self.log("settle", seat=hand.seat, result="lost", reason=why, amount=hand.stake)
 
     def _end_round(self, round_: Round) -> None:

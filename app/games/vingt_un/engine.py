@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from app.games.core.accounts import seat_account
 from app.games.core.actions import Action, LegalAction, amount_range, legal
 from app.games.core.cards import deck
+from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.hand import Timer
 from app.games.core.views import View
@@ -163,7 +164,11 @@ class VingtUn(VingtUnTable):
                     seat=seat,
                 )
             else:
-                self._pay_dealer(seat, 2 * hand.stake, "dealer's natural")
+                self._pay_dealer(
+                    seat,
+                    2 * hand.stake,
+                    Coded("vingt-un.chips_dealers_natural", "dealer's natural"),
+                )
                 hand.result = -2 * hand.stake
             hand.settled = True
         self._finish()
@@ -175,7 +180,9 @@ class VingtUn(VingtUnTable):
             hand = self.hands[seat][0]
             hand.natural = hand.settled = True
             self._show(seat, hand, 0)
-            self._dealer_pays(seat, 2 * hand.stake, "natural paid twice")
+            self._dealer_pays(
+                seat, 2 * hand.stake, Coded("vingt-un.chips_natural_twice", "natural paid twice")
+            )
             hand.result = 2 * hand.stake
             self._call("vingt-un.natural", f"Seat {seat} has a natural vingt-un", seat=seat)
         if holders and self.options["natural_paid_by_all"]:
@@ -193,7 +200,12 @@ class VingtUn(VingtUnTable):
                     continue
                 stake = self.hands[seat][0].stake
                 amount = min(stake, self.player_free(seat))
-                self.pay(seat_account(seat), seat_account(holder), amount, "natural paid by all")
+                self.pay(
+                    seat_account(seat),
+                    seat_account(holder),
+                    amount,
+                    Coded("vingt-un.chips_natural_by_all", "natural paid by all"),
+                )
                 self.log("natural_paid_by_all", seat=seat, to=holder, amount=amount)
                 if amount < stake:
                     self._call(
@@ -288,7 +300,7 @@ class VingtUn(VingtUnTable):
         self.log("draw", seat=seat, hand=index, card=card)
         if hand.total > VINGT_UN:
             hand.over = hand.settled = True
-            self._pay_dealer(seat, hand.stake, "over 21")
+            self._pay_dealer(seat, hand.stake, Coded("vingt-un.chips_over_21", "over 21"))
             hand.result = -hand.stake
             self._gather(hand)
             self.log("over", seat=seat, hand=index, stake=hand.stake)

@@ -243,10 +243,11 @@ class VingtUnTable(Game):
                 self._show(seat, hand, index)
                 times, reason = outcome(dealer_total, hand.total)
                 amount = abs(times) * hand.stake
+                why = Coded("vingt-un.chips_settled", reason, reason=reason)
                 if times > 0:
-                    self._dealer_pays(seat, amount, reason)
+                    self._dealer_pays(seat, amount, why)
                 else:
-                    self._pay_dealer(seat, amount, reason)
+                    self._pay_dealer(seat, amount, why)
                 hand.result = amount if times > 0 else -amount
                 hand.settled = True
                 self.log("settle", seat=seat, hand=index, result=hand.result, reason=reason)

@@ -151,6 +151,21 @@ function factsBlock(view, ctx) {
 
 // ------------------------------------------------------------------ the module
 
+/** The dock's hints, drawn by the game's stylesheet (static/css/games/trente-et-quarante.css,
+ *  `content: var(--teq-hint-…)`) beside the table's controls: the words in the reader's
+ *  language, set once on the page as CSS strings. */
+function setDockHints() {
+  const page = document.getElementById("table-page");
+  if (!page || page.dataset.teqHints) return;
+  const hints = {
+    "--teq-hint-choose": t("Choose a chip, then tap a chance on the tableau to stake it."),
+    "--teq-hint-change": t("Tap the tableau to change your stakes, or:"),
+    "--teq-hint-apres": t("Un après: share or prison? Choose on the table above."),
+  };
+  for (const [name, words] of Object.entries(hints)) page.style.setProperty(name, JSON.stringify(words));
+  page.dataset.teqHints = "set";
+}
+
 /** Each bettor's stack in a view (seated and standing). */
 const stacksOf = (view) => new Map(bettorsOf(view).filter((b) => typeof b.stack === "number").map((b) => [b.seat, b.stack]));
 
@@ -180,6 +195,7 @@ export default {
 
   renderCenter(view, el, ctx) {
     const { h } = ctx;
+    setDockHints();
     rememberWindow(view, ctx);
     const before = memory.stacks;
     memory.stacks = stacksOf(view);
