@@ -1,5 +1,5 @@
-// The round table's layout (static/js/table.js calls fitTable after each draw and on each
-// resize): the seats kept apart, then the centre fitted between them.
+// The round table's layout (static/js/table.js calls fitTable after each draw, and on each
+// change of the table area's size: refitOnResize): the seats kept apart, then the centre fitted between them.
 //
 // The seats. A seat is drawn at its spot around the felt, centred on it; one that has grown
 // (a player's split hands, a long hand) could reach over its neighbours or past the table's
@@ -148,6 +148,24 @@ function fitCenter() {
   center.style.maxHeight = `${Math.max(0, best.bottom - best.top)}px`;
   markScroll();
   return best.spare >= 0 || best.bottom - best.top >= MIN_BAND;
+}
+
+/** Fit the table again, on the next frame, whenever its area changes size: a resized window,
+ *  and as well what no window resize tells (the top bar taking a second row when its links stop
+ *  fitting, as the bankroll beside them grows, leaves the felt less room). `after` runs after
+ *  each fit. */
+export function refitOnResize(after = () => {}) {
+  let fitting = 0;
+  const refit = () => {
+    cancelAnimationFrame(fitting);
+    fitting = requestAnimationFrame(() => {
+      fitTable();
+      after();
+    });
+  };
+  window.addEventListener("resize", refit);
+  // the seats and the centre are fitted inside the area: a fit never changes the area's size
+  new ResizeObserver(refit).observe($("#felt").parentElement);
 }
 
 /** A centre that scrolls says so: a thin scrollbar, and its lower edge fades until the end;

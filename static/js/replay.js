@@ -12,7 +12,7 @@ import { api } from "./api.js";
 import { asCards, cardEl, cardRow, cardText, isCardCode } from "./cards.js";
 import { $, chips, fill, h, humanize, signed } from "./dom.js";
 import { said } from "./engine-words.js";
-import { fitTable, markScroll } from "./felt-layout.js";
+import { fitTable, markScroll, refitOnResize } from "./felt-layout.js";
 import { formatNumber, formatTime, t, tn } from "./i18n.js";
 import { download, explain, getJson, showBanner } from "./review-api.js";
 import { renderSeats } from "./seats.js";
@@ -458,14 +458,7 @@ async function start() {
   wireControls();
   $("#replay").hidden = false;
   $("#center").addEventListener("scroll", markScroll, { passive: true });
-  let fitting = 0;
-  window.addEventListener("resize", () => {
-    cancelAnimationFrame(fitting);
-    fitting = requestAnimationFrame(() => {
-      fitTable();
-      markScroll();
-    });
-  });
+  refitOnResize(markScroll);
   const wanted = /step=(\d+)/.exec(location.hash);
   go(wanted ? Number(wanted[1]) : 0);
   loadAnalysis();

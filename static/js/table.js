@@ -12,7 +12,7 @@ import { cannotPlayNotice, renderControls } from "./controls.js";
 import { $, chips, fill, h, humanize, signed, toast } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { codeWords } from "./words.js";
-import { fitTable, markScroll } from "./felt-layout.js";
+import { fitTable, markScroll, refitOnResize } from "./felt-layout.js";
 import { genericModule, loadModule } from "./game-module.js";
 import { clock } from "./http.js";
 import { renderHostBadge, renderHostPanel, seatRequestNote } from "./host-panel.js";
@@ -478,11 +478,7 @@ async function start() {
   startKeyboard($("#controls"), $("#presence"));
   setInterval(tick, 250);
   $("#center").addEventListener("scroll", markScroll, { passive: true });
-  let fitting = 0;
-  window.addEventListener("resize", () => {
-    cancelAnimationFrame(fitting);
-    fitting = requestAnimationFrame(fitTable);
-  });
+  refitOnResize();
   state.module = await loadModule(gameId);
   await refreshMe();
   if (!state.me) askForName();
