@@ -23,6 +23,10 @@ ENV = {"LEASE_SECONDS": str(LEASE)}
 OPTIONS = {"min_bet": 10, "buy_in": 100, "banker_multiple": 3, "bet_seconds": 60}
 """Long clocks: the hand waits for the person's bet as long as a test needs."""
 BANKER_SEAT, BEN_SEAT = 3, 0
+BOTS_PLAY_ON = {"min_bet": 1, "max_bet": 2, "buy_in": 100}
+"""A Trianta Ena table of bots that plays on for hundreds of hands: bets of one or two chips
+from stacks of 100 (at 10 a bet a bot was broke within 22 hands, and a table that deals no
+more never "plays on" after a node stops or is cut off)."""
 
 
 def front(cluster: Cluster) -> Any:

@@ -27,6 +27,7 @@ from app.cluster.node import HANDOVER_SECONDS
 from tests.client import Player
 from tests.cluster.harness import Cluster, cluster_factory  # noqa: F401 (a fixture)
 from tests.cluster.node_steps import (
+    BOTS_PLAY_ON,
     ENV,
     REDIS_DB,
     a_hand_waiting_for_ben,
@@ -65,7 +66,7 @@ async def test_sigterm_hands_each_table_over_at_the_end_of_its_hand(
     # against the house (each with its reservation of the house's balance, given back and
     # taken again as the table moves)
     opener = await Player.join(front(cluster), "Opener")
-    bot_tables = [await opener.open_table("trianta-ena", min_bet=10, buy_in=100)]
+    bot_tables = [await opener.open_table("trianta-ena", **BOTS_PLAY_ON)]
     bot_tables += [
         await opener.open_table(
             "trente-et-quarante", seats=2, min_stake=1, max_stake=5, bet_seconds=1, turn_seconds=1

@@ -35,6 +35,7 @@ import websockets
 from tests.client import Player
 from tests.cluster.harness import Cluster, cluster_factory  # noqa: F401 (a fixture)
 from tests.cluster.node_steps import (
+    BOTS_PLAY_ON,
     ENV,
     REDIS_DB,
     a_hand_waiting_for_ben,
@@ -163,7 +164,7 @@ async def test_a_node_stopped_past_its_lease_drops_its_table_and_writes_nothing(
     cluster = cluster_factory("t31_b_stop", 2, base_port=18210, redis_db=REDIS_DB, env=ENV)
     await cluster.wait_healthy_async()
     opener = await Player.join(front(cluster), "Opener")
-    table_id = await opener.open_table("trianta-ena", min_bet=10, buy_in=100)
+    table_id = await opener.open_table("trianta-ena", **BOTS_PLAY_ON)
     first = await owner(cluster, table_id)
     assert first is not None
     second = next(n for n in cluster.node_ids if n != first)
@@ -221,7 +222,7 @@ async def test_a_node_cut_off_stops_acting_before_another_takes_its_table(
     cut = cluster.add_node(netns=True)  # n2, in a network namespace of its own
     await cluster.wait_healthy_async(60)
     opener = await Player.join(front(cluster), "Opener")
-    tables = [await opener.open_table("trianta-ena", min_bet=10, buy_in=100) for _ in range(2)]
+    tables = [await opener.open_table("trianta-ena", **BOTS_PLAY_ON) for _ in range(2)]
     for table_id in tables:
         for _ in range(2):
             response = await opener.http.post(f"/api/tables/{table_id}/bots", json={})
