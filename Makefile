@@ -89,19 +89,20 @@ NODES ?= 2
 cluster: $(STAMP) $(I18N_STAMP)
 	$(BIN)/python -m app cluster --nodes $(NODES)
 
-## make test: everything: the linters and the three passes of the suite, side by side (make -j,
-## each pass's output printed whole when it ends; the run fails if any of them fails): every
-## test on SQLite; the browser tests (Chromium) in a pytest run of their own (Playwright's sync
-## API keeps an event loop running in the main thread); the cluster's (make test-cluster).
-## Side by side, since the browser and cluster passes spend much of their time waiting (on
-## pages, leases, processes starting) while the SQLite pass computes: one after the other they
-## left a core idle for minutes. The -m selections split the suite: no test runs twice, none
-## is left out. The accessibility tests inject node_modules/axe-core, so node_modules is
-## installed first (npm ci)
+## make test: everything, each pass stopping the run when it fails: the linters, every test on
+## SQLite (make test-sqlite), the browser tests (Chromium) in a pytest run of their own
+## (Playwright's sync API keeps an event loop running in the main thread), then the cluster's
+## (make test-cluster). One pass at a time: side by side (make -j4) they took 12 minutes
+## against about 17 one after the other, but the SQLite pass keeps both cores busy, and under
+## it the cluster's swarm, a browser page's first socket and the layout's fit at one screen size
+## failed in two fresh clones' runs out of two (docs/performance.md, "The test suite").
+## The -m selections split the suite: no test runs twice, none is left out. The accessibility
+## tests inject node_modules/axe-core, so node_modules is installed first (npm ci)
 test: $(STAMP) $(NODE_STAMP) $(I18N_STAMP)
-	@echo "make test: lint, the SQLite pass, the browser pass and the cluster pass run side by side;"
-	@echo "each one's output is printed whole when it ends"
-	@$(MAKE) --no-print-directory -j4 --output-sync=target lint test-sqlite test-browser test-cluster
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-sqlite
+	$(MAKE) --no-print-directory test-browser
+	$(MAKE) --no-print-directory test-cluster
 
 ## make test-sqlite: every test but the browser's and the cluster's, on SQLite
 test-sqlite: $(STAMP) $(I18N_STAMP)
