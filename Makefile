@@ -92,10 +92,10 @@ cluster: $(STAMP) $(I18N_STAMP)
 ## make test: everything, each pass stopping the run when it fails: the linters, every test on
 ## SQLite (make test-sqlite), the browser tests (Chromium) in a pytest run of their own
 ## (Playwright's sync API keeps an event loop running in the main thread), then the cluster's
-## (make test-cluster). One pass at a time: side by side (make -j4) they took 12 minutes
-## against about 17 one after the other, but the SQLite pass keeps both cores busy, and under
-## it the cluster's swarm, a browser page's first socket and the layout's fit at one screen size
-## failed in two fresh clones' runs out of two (docs/performance.md, "The test suite").
+## (make test-cluster). One pass at a time: side by side (make -j) they took about as long
+## (725 s against 734, the SQLite pass keeping both cores busy), and under that load the
+## cluster's swarm, a page's first socket and the table's fit at one screen size failed
+## (docs/performance.md, "The test suite").
 ## The -m selections split the suite: no test runs twice, none is left out. The accessibility
 ## tests inject node_modules/axe-core, so node_modules is installed first (npm ci)
 test: $(STAMP) $(NODE_STAMP) $(I18N_STAMP)
