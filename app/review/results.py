@@ -9,7 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from app.games.core.accounts import owner_of
-from app.games.core.coded import coded_json
+from app.games.core.coded import said_json
 
 
 def owner_seat(account: str) -> int | None:
@@ -55,15 +55,7 @@ def hand_result(
                 "player_id": player_id,
                 "name": name,
                 "net": sum(parts.values()),
-                "lines": [_line(r, a) for r, a in parts.items() if a],
+                "lines": [{**said_json("reason", r), "amount": a} for r, a in parts.items() if a],
             }
         )
     return {"hand_id": hand_id, "number": number, "players": players}
-
-
-def _line(reason: str, amount: int) -> dict[str, Any]:
-    line: dict[str, Any] = {"reason": str(reason), "amount": amount}
-    coded = coded_json(reason)
-    if coded is not None:
-        line["reason_coded"] = coded
-    return line

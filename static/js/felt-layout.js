@@ -1,5 +1,6 @@
 // The round table's layout (static/js/table.js calls fitTable after each draw, and on each
-// change of the table area's size: refitOnResize): the seats kept apart, then the centre fitted between them.
+// change of the table area's size: refitOnResize): the seats kept apart, then the centre
+// fitted between them.
 //
 // The seats. A seat is drawn at its spot around the felt, centred on it; one that has grown
 // (a player's split hands, a long hand) could reach over its neighbours or past the table's

@@ -64,8 +64,7 @@ function noticeLines(prev, view, message) {
   if (!notice || notice === prev?.table?.message) return [];
   // a void hand's notice is its hand_void event's reason, told already (docs/protocol.md §6.6)
   const told = [...(message.story || []), ...(message.events || [])];
-  if (told.some((event) => event.kind === "hand_void" && event.reason === notice)) return [];
-  return [notice]; // the table's own words, in the reader's language (docs/i18n.md)
+  return told.some((event) => event.kind === "hand_void" && event.reason === notice) ? [] : [notice];
 }
 
 /** The story the server sent with a state (docs/protocol.md §6.6): a new connection's

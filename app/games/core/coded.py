@@ -56,6 +56,23 @@ def coded_json(said: str | None) -> dict[str, Any] | None:
     return {"code": said.code, "values": {k: _value(v) for k, v in said.values.items()}}
 
 
+def said_json(field: str, said: str) -> dict[str, Any]:
+    """A record's sentence as JSON: ``{field: its English}``, and ``<field>_coded`` beside it
+    when it carries a code (a chip movement's reason, a result line's: a reason written before
+    the codes, or by no engine, has none).
+
+    >>> said_json("reason", Coded("chips.table_closed", "table closed"))
+    {'reason': 'table closed', 'reason_coded': {'code': 'chips.table_closed', 'values': {}}}
+    >>> said_json("reason", "room switch")
+    {'reason': 'room switch'}
+    """
+    out: dict[str, Any] = {field: str(said)}
+    coded = coded_json(said)
+    if coded is not None:
+        out[f"{field}_coded"] = coded
+    return out
+
+
 def from_json(english: str, coded: Any) -> str:
     """A sentence read back from JSON: its English, a :class:`Coded` when ``coded`` (its
     ``<field>_coded``) is a code and flat values, else the plain English.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.core.accounts import HOUSE, Account
-from app.games.core.coded import coded_json
+from app.games.core.coded import said_json
 
 
 @dataclass(frozen=True)
@@ -25,16 +25,12 @@ class Transfer:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        row = {
+        return {
             "from": self.source,
             "to": self.target,
             "amount": self.amount,
-            "reason": str(self.reason),
+            **said_json("reason", self.reason),
         }
-        coded = coded_json(self.reason)
-        if coded is not None:
-            row["reason_coded"] = coded
-        return row
 
 
 def move_chips(

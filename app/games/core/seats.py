@@ -16,6 +16,9 @@ from app.games.core.coded import Coded
 from app.games.core.errors import ErrorCode, RuleError
 from app.games.core.money import Transfer, move_chips
 
+TABLE_CLOSED = Coded("chips.table_closed", "table closed")
+"""Why a closing table's chips go to their owners' stacks (a chip movement's reason)."""
+
 
 class Seats(ABC):
     """Who sits where with how many chips, and how chips move between accounts."""
@@ -136,7 +139,7 @@ class Seats(ABC):
                 target = seat_account(owner)
                 if target not in self.balances:
                     self.balances[target] = 0
-                self.pay(account, target, amount, Coded("chips.table_closed", "table closed"))
+                self.pay(account, target, amount, TABLE_CLOSED)
         for account in sorted(self.balances):
             if owner_of(account) is not None or not self.balances[account]:
                 continue
@@ -150,7 +153,7 @@ class Seats(ABC):
                     account,
                     seat_account(seated),
                     share + (1 if i < extra else 0),
-                    Coded("chips.table_closed", "table closed"),
+                    TABLE_CLOSED,
                 )
 
     def pay(self, source: str, target: str, amount: int, reason: str) -> None:

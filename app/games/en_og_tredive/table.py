@@ -11,6 +11,7 @@ from app.games.core.accounts import POT, AccountKind, bets_account, parse_accoun
 from app.games.core.cards import SeedSource, Stock, csprng_seed
 from app.games.core.coded import Coded
 from app.games.core.game import Game
+from app.games.core.seats import TABLE_CLOSED
 from app.games.en_og_tredive.scoring import hand_value, is_coup_d_etat
 from app.games.en_og_tredive.state import Match, Round
 
@@ -125,16 +126,14 @@ class EnOgTrediveTable(Game):
         for seat in players:
             paid = self.match_chips - self.balances.get(bets_account(seat), 0)
             amount = min(paid, self.balances.get(POT, 0))
-            self.pay(POT, seat_account(seat), amount, Coded("chips.table_closed", "table closed"))
+            self.pay(POT, seat_account(seat), amount, TABLE_CLOSED)
         rest = self.balances.get(POT, 0)
         heirs = [s for s in players if s in self.match.seats] or players
         if rest and heirs:
             share, extra = divmod(rest, len(heirs))
             for i, seat in enumerate(heirs):
                 amount = share + (1 if i < extra else 0)
-                self.pay(
-                    POT, seat_account(seat), amount, Coded("chips.table_closed", "table closed")
-                )
+                self.pay(POT, seat_account(seat), amount, TABLE_CLOSED)
         super().release_all()
 
     def can_top_up(self, seat: int) -> bool:
