@@ -72,15 +72,31 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def tree_cpu_seconds(pid: int) -> tuple[float, float]:
-    """CPU seconds of a process and of its children (the server and its writer process):
-    (all of them, the children alone)."""
+def is_analysis_worker(pid: int) -> bool:
+    """Whether ``pid`` is the server's analysis worker (``python -m
+    app.runtime.analysis_worker``, app/runtime/analyses.py)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"analysis_worker" in f.read()
+    except OSError:
+        return False
+
+
+def tree_cpu_seconds(pid: int) -> tuple[float, float, float]:
+    """CPU seconds of a process and of its children: (the server and its database writer's
+    process, the writer's alone, the analysis's worker). The analysis is apart: one niced
+    process that analyses finished hands in the background with whatever CPU is spare (it
+    falls behind rather than slow a table), so its CPU says how idle the machine was, not
+    what an action cost."""
     own = cpu_seconds(pid)
-    kids = 0.0
+    kids = analysis = 0.0
     for child in children(pid):
         with contextlib.suppress(OSError):
-            kids += cpu_seconds(child)
-    return own + kids, kids
+            if is_analysis_worker(child):
+                analysis += cpu_seconds(child)
+            else:
+                kids += cpu_seconds(child)
+    return own + kids, kids, analysis
 
 
 def rss_bytes(pid: int) -> int:

@@ -55,6 +55,7 @@ from bench.common import (
     chunks,
     format_table,
     free_port,
+    is_analysis_worker,
     machine_cpu,
     machine_info,
     migrate,
@@ -902,23 +903,32 @@ class Target:
         for pipe in self.pipes:
             pipe.send({"go": go, "t0": t0, "t1": t1, "grace": 1.0})
         time.sleep(max(0.0, t0 - time.monotonic()))
-        (cpu_a, kids_a), (busy_a, total_a) = tree_cpu_seconds(self.server.pid), machine_cpu()
+        (cpu_a, kids_a, analysis_a), (busy_a, total_a) = (
+            tree_cpu_seconds(self.server.pid),
+            machine_cpu(),
+        )
         gauges_a = server_gauges(self.server.port) if self.kind == "project" else {}
         hands_a, _ = counter.read()
         spy = profile_server(self.server.pid, args.seconds, profile) if profile else None
         time.sleep(max(0.0, t1 - time.monotonic()))
-        (cpu_b, kids_b), (busy_b, total_b) = tree_cpu_seconds(self.server.pid), machine_cpu()
+        (cpu_b, kids_b, analysis_b), (busy_b, total_b) = (
+            tree_cpu_seconds(self.server.pid),
+            machine_cpu(),
+        )
         wall_b = time.time()
         rss = rss_bytes(self.server.pid)
-        kids_rss = sum(rss_bytes(child) for child in children(self.server.pid))
+        kids_rss = sum(
+            rss_bytes(child) for child in children(self.server.pid) if not is_analysis_worker(child)
+        )
         hands_b, newest = counter.read()
         gauges = server_gauges(self.server.port) if self.kind == "project" else {}
         pending = gauges.get("writer_pending")
         reports = [pipe.recv() for pipe in self.pipes]
         window = {
             "reports": reports,
-            "server_cpu": cpu_b - cpu_a,  # the writer process included
+            "server_cpu": cpu_b - cpu_a,  # the writer process included, the analysis not
             "writer_cpu": kids_b - kids_a,
+            "analysis_cpu": analysis_b - analysis_a,
             "writer_rss": kids_rss,
             "machine_busy": (busy_b - busy_a) / max(1.0, total_b - total_a),
             "rss": rss,
@@ -1019,6 +1029,10 @@ class Target:
                 # with the server's own threads)
                 "writer_process_cpu_pct": round(
                     100.0 * sum(w.get("writer_cpu", 0.0) for w in windows) / seconds, 1
+                ),
+                # the analysis's worker, apart: spare CPU spent on finished hands
+                "analysis_process_cpu_pct": round(
+                    100.0 * sum(w.get("analysis_cpu", 0.0) for w in windows) / seconds, 1
                 ),
                 "writer_process_rss_mib": round(windows[-1].get("writer_rss", 0) / 2**20, 1)
                 if windows
@@ -1211,6 +1225,7 @@ COLUMNS = [
     ("mean_message_bytes", "B/msg"),
     ("server_cpu_pct", "srv CPU%"),
     ("writer_process_cpu_pct", "writer CPU%"),
+    ("analysis_process_cpu_pct", "analysis CPU%"),
     ("server_cpu_us_per_action", "srv µs/act"),
     ("client_cpu_pct", "cli CPU%"),
     ("rss_per_connection_idle_kib", "KiB/conn idle"),

@@ -30,6 +30,12 @@ const UNAVAILABLE_MS = 2000;
  * new table's socket (retarget). */
 const ROOM_SWITCH = 4301;
 
+/** A socket that has said nothing this long after it was asked for is given up and asked for
+ * again, as after a drop: the server sends the state the moment it lets a socket in, so a
+ * handshake or a first state lost on the way (a proxy, a server stalled under load) would
+ * otherwise leave the page "Connecting…" for good. */
+export const FIRST_MESSAGE_MS = 10000;
+
 /** Close codes after which trying again cannot help (with what the page says of each). */
 const FINAL_CODES = new Map([
   [4404, t("This table does not exist any more.")],
@@ -52,6 +58,7 @@ export class TableSocket {
     this.stopped = false;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.silenceTimer = null;
     // When the tab comes back, the window regains focus or the network returns, try at once
     // instead of waiting.
     window.addEventListener("online", () => this.retryNow());
@@ -72,6 +79,8 @@ export class TableSocket {
     this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
     const ws = new WebSocket(this.url);
     this.ws = ws;
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = setTimeout(() => this.silent(ws), FIRST_MESSAGE_MS);
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       this.attempt = 0;
@@ -87,12 +96,14 @@ export class TableSocket {
       } catch {
         return; // the server only sends JSON; ignore anything else
       }
+      clearTimeout(this.silenceTimer);
       this.moved = 0; // served: a node that closes with 4409 accepts first, but says nothing
       this.handlers.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return; // an old socket replaced by reconnect()
       clearInterval(this.pingTimer);
+      clearTimeout(this.silenceTimer);
       this.ws = null;
       if (this.stopped) return;
       const final = FINAL_CODES.get(event.code);
@@ -116,6 +127,15 @@ export class TableSocket {
       }
       this.scheduleRetry();
     });
+  }
+
+  /** No word on ``ws`` since it was asked for (FIRST_MESSAGE_MS): drop it, ask again. */
+  silent(ws) {
+    if (ws !== this.ws || this.stopped) return;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    ws.close();
+    this.scheduleRetry();
   }
 
   scheduleRetry() {
@@ -146,6 +166,7 @@ export class TableSocket {
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
     clearInterval(this.pingTimer);
+    clearTimeout(this.silenceTimer);
     const old = this.ws;
     this.ws = null;
     if (old && old.readyState <= WebSocket.OPEN) old.close(1000, "the table is closed");

@@ -8,6 +8,10 @@ against a real server of the test's own whose every connection does what the tes
 driver's ``setTimeout`` tells each wait socket.js asks for and then runs it at once: the test
 checks the pauses asked for against the schedule, not against the clock (which a busy machine
 stretches), and takes milliseconds rather than the schedule's nine seconds.
+
+A socket that says nothing (a handshake or a first state lost on the way) is given up after
+``FIRST_MESSAGE_MS`` and asked for again with the back-off of a drop: the page is never left
+"Connecting…" for good.
 """
 
 from __future__ import annotations
@@ -33,14 +37,23 @@ DRIVER = """
 globalThis.window = { addEventListener() {} };
 globalThis.document = { addEventListener() {}, getElementById: () => null, hidden: false };
 globalThis.location = { protocol: "http:", host: "127.0.0.1:%(port)d" };
-const { TableSocket } = await import("./socket.mjs");
+const { TableSocket, FIRST_MESSAGE_MS } = await import("./socket.mjs");
 const say = (what) => console.log(JSON.stringify(what));
 // every wait socket.js asks for is told, then run at once (a few ms); any other caller's
-// timers (Node's own WebSocket) keep their time
+// timers (Node's own WebSocket) keep their time. The wait for a silent socket's first word
+// keeps its time (a served socket's first state comes well before it), except the first
+// %(quick_silences)d, run after 0.5 s (once the server has let the socket in)
+let quickSilences = %(quick_silences)d;
 const realSetTimeout = globalThis.setTimeout;
 globalThis.setTimeout = (callback, ms, ...args) => {
   const mine = (new Error().stack ?? "").includes("socket.mjs");
   if (!mine) return realSetTimeout(callback, ms, ...args);
+  if (ms === FIRST_MESSAGE_MS) {
+    if (quickSilences <= 0) return realSetTimeout(callback, ms, ...args);
+    quickSilences -= 1;
+    say({ wait: ms });
+    return realSetTimeout(callback, 500, ...args);
+  }
   say({ wait: ms });
   return realSetTimeout(callback, 1, ...args);
 };
@@ -62,7 +75,8 @@ def node_with_websocket() -> list[str] | None:
 
 class Script:
     """A server whose n-th connection does ``steps[n]``: ``"4409"`` accept and close with
-    4409 saying nothing; ``"serve"`` accept, send one state, then close with 4409."""
+    4409 saying nothing; ``"serve"`` accept, send one state, then close with 4409;
+    ``"silent"`` accept and say nothing; past the steps, ``"hold"``: send state 7 and stay."""
 
     def __init__(self, steps: list[str], port: int) -> None:
         self.steps = steps
@@ -77,8 +91,9 @@ class Script:
         step = self.steps[self.accepted] if self.accepted < len(self.steps) else "hold"
         await websocket.accept()
         self.accepted += 1
-        if step == "hold":
-            await websocket.send_json({"type": "state", "version": 7})
+        if step in ("hold", "silent"):
+            if step == "hold":
+                await websocket.send_json({"type": "state", "version": 7})
             await self.release.wait()
             return
         if step == "serve":
@@ -87,7 +102,11 @@ class Script:
         await websocket.close(4409, "this table is served by another node; ask again")
 
 
-async def test_4409_connects_again_soon_without_the_back_off(tmp_path: Path) -> None:
+async def run_client(
+    tmp_path: Path, steps: list[str], quick_silences: int = 0
+) -> tuple[Script, list[dict[str, Any]]]:
+    """socket.js in Node against a :class:`Script` of ``steps``, until it is served state 7:
+    the server, and what the client said (its statuses, messages and the waits it asked for)."""
     command = node_with_websocket()
     if command is None:
         pytest.skip("Node is not installed: the page's socket client cannot run")
@@ -97,8 +116,8 @@ async def test_4409_connects_again_soon_without_the_back_off(tmp_path: Path) -> 
     (tmp_path / "socket.mjs").write_text(socket)
     (tmp_path / "i18n.mjs").write_text((ROOT / "static/js/i18n.js").read_text())
     port = free_port()
-    (tmp_path / "driver.mjs").write_text(DRIVER % {"port": port})
-    script = Script(["4409", "4409", "4409", "4409", "serve", "4409"], port)
+    (tmp_path / "driver.mjs").write_text(DRIVER % {"port": port, "quick_silences": quick_silences})
+    script = Script(steps, port)
     task = asyncio.create_task(script.server.serve())
     while not script.server.started:
         await asyncio.sleep(0.01)
@@ -130,6 +149,11 @@ async def test_4409_connects_again_soon_without_the_back_off(tmp_path: Path) -> 
         script.release.set()
         script.server.should_exit = True
         await asyncio.wait_for(task, 30)
+    return script, events
+
+
+async def test_4409_connects_again_soon_without_the_back_off(tmp_path: Path) -> None:
+    script, events = await run_client(tmp_path, ["4409", "4409", "4409", "4409", "serve", "4409"])
     assert script.accepted == 7
     # the pause asked for before each new connection: from the base (~250 ms, doubling while
     # 4409 comes back, from ~250 ms again once served) to twice the base (its jitter). The
@@ -150,3 +174,20 @@ async def test_4409_connects_again_soon_without_the_back_off(tmp_path: Path) -> 
     assert all(e["detail"] is None for e in events if e.get("status") == "reconnecting")
     versions = [e["message"]["version"] for e in events if "message" in e]
     assert versions == [1, 7]
+
+
+async def test_a_socket_that_says_nothing_is_asked_for_again(tmp_path: Path) -> None:
+    """The first socket is let in and never served: the client gives it up after
+    FIRST_MESSAGE_MS (not before: the driver tells the wait asked for) and asks again with a
+    drop's back-off (250-500 ms, a countdown in its status); the second is served."""
+    script, events = await run_client(tmp_path, ["silent"], quick_silences=1)
+    assert script.accepted == 2
+    waits = [e["wait"] for e in events if "wait" in e]
+    assert waits[0] == 10_000, events  # FIRST_MESSAGE_MS
+    assert len(waits) == 2 and 250 <= waits[1] < 500, events
+    statuses = [(e["status"], e["detail"]) for e in events if "status" in e]
+    assert statuses[:2] == [("connecting", None), ("open", None)], statuses
+    assert statuses[2][0] == "reconnecting" and statuses[2][1] is not None, statuses
+    assert statuses[3:] == [("reconnecting", None), ("open", None)], statuses
+    versions = [e["message"]["version"] for e in events if "message" in e]
+    assert versions == [7]
