@@ -20,7 +20,7 @@ from app.games.core.cards import SeedSource, csprng_seed
 from app.i18n.messages import N_
 from app.ops.exposition import server_registry
 from app.ops.metrics import Gauges
-from app.runtime.analyses import Analyses, analysis_of_samples
+from app.runtime.analyses import Analyses, ProcessLoad, analysis_of_samples
 from app.runtime.hosting import TableHosting
 from app.runtime.limits import AddressLimits
 from app.runtime.lobby import Lobby
@@ -63,6 +63,7 @@ class Services:
             after_hand=self.settings.analysis_after_hand,
             analyse=analysis_of_samples(self.settings.analysis_samples),
             niceness=self.settings.analysis_niceness,
+            busy=ProcessLoad().over(self.settings.analysis_busy_share),
         )
         self.lobby.on_hand_stored = self.analyses.hand_stored
 

@@ -110,6 +110,13 @@ class Settings(BaseSettings):
         description="how much lower the analysis's worker process's CPU priority is than the "
         "server's (os.nice; app/runtime/analysis_worker.py)",
     )
+    analysis_busy_share: float = Field(
+        0.5,
+        ge=0,
+        description="the share of one core the server's own process may be using (over the "
+        "last second) for finished hands to be analysed in the background; busier, they wait, "
+        "and a reader's request does not (app/runtime/analyses.py); 0: never wait",
+    )
     storage_retry_seconds: float = Field(
         1.0,
         gt=0,

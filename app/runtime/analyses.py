@@ -16,6 +16,13 @@ event loop, nor on its core's share of time while tables play:
   here (setting ``ANALYSIS_AFTER_HAND``); a void hand is never analysed. The newest hand
   queued goes first: behind a backlog (more hands than one worker keeps up with) the hands
   just played are ready soonest, the older ones later (or when asked for);
+* the background queue waits while the server's own process is busy (more than
+  ``ANALYSIS_BUSY_SHARE`` of a core over the last second, :class:`ProcessLoad`): each analysis
+  also costs the server's loop its record's reading and its result's keeping, and its worker,
+  however low its priority, takes a core the server's sockets and writer would otherwise have.
+  Measured at a thousand tables on two cores, the background analysis doubled the players'
+  act-to-ack p99 while it analysed one hand in a hundred (docs/performance.md §13); a friends'
+  evening leaves the server idle nearly all the time, and its hands are analysed as they end;
 * a reader who asks for a hand not analysed yet (queued, or a hand older than the analysis)
   gets it computed now (:meth:`Analyses.analysis_of`): their request goes ahead of the
   background queue, and waits. Only when :data:`MAX_WAITING` requests already wait is it
@@ -93,6 +100,41 @@ RETRY_AFTER_SECONDS = 5
 """What a refused reader is told to wait (``Retry-After``)."""
 
 
+HOLD_SECONDS = 1.0
+"""How long the background queue waits before looking again at a busy server."""
+
+
+class ProcessLoad:
+    """How busy this process is: the CPU seconds of all its threads over the seconds on the
+    clock, over the last ``window`` seconds (taken when asked, so over a longer stretch after
+    a while unasked). ``clock`` and ``cpu`` are injected (tests drive them by hand)."""
+
+    def __init__(
+        self,
+        window: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        cpu: Callable[[], float] = time.process_time,
+    ) -> None:
+        self.window, self.clock, self.cpu = window, clock, cpu
+        self._at, self._spent = clock(), cpu()
+        self._share = 0.0
+
+    def share(self) -> float:
+        """The share of one core used over the last window (0 until a window has passed)."""
+        now = self.clock()
+        if now - self._at >= self.window:
+            spent_now = self.cpu()
+            self._share = (spent_now - self._spent) / (now - self._at)
+            self._at, self._spent = now, spent_now
+        return self._share
+
+    def over(self, limit: float) -> Callable[[], bool]:
+        """Whether the process is busier than ``limit`` of a core; a limit of 0: never."""
+        if limit <= 0:
+            return lambda: False
+        return lambda: self.share() > limit
+
+
 def analysis_of_samples(samples: int) -> Callable[[dict[str, Any]], tuple[str, Any]]:
     """The worker's analysis of a finished hand, its estimates simulating ``samples`` hands an
     option (``ANALYSIS_SAMPLES``, docs/analysis.md §2): sent with each request, so the worker
@@ -142,6 +184,10 @@ class Analyses:
     """How much lower the worker's CPU priority is than the server's (``ANALYSIS_NICENESS``)."""
     max_waiting: int = MAX_WAITING
     timeout: float = TIMEOUT_SECONDS
+    busy: Callable[[], bool] = field(default=lambda: False)
+    """Whether the server is too busy for the background queue now (``ANALYSIS_BUSY_SHARE``,
+    :meth:`ProcessLoad.over`): it waits, readers' requests do not."""
+    hold_seconds: float = HOLD_SECONDS
     computed: int = field(default=0, init=False)
     """Analyses computed since the start (a figure for tests and metrics)."""
     _jobs: dict[str, _Job] = field(default_factory=dict, init=False)
@@ -226,12 +272,13 @@ class Analyses:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="hand analyses")
 
     def _next(self) -> _Job | None:
-        """Readers' requests first, in the order they came; then the newest hand queued (the
-        one its players may open next: behind a backlog, the older ones wait)."""
+        """Readers' requests first, in the order they came; then, unless the server is busy,
+        the newest hand queued (the one its players may open next: behind a backlog, the
+        older ones wait)."""
         if self._urgent:
             hand_id, _ = self._urgent.popitem(last=False)
             return self._jobs[hand_id]
-        if self._background:
+        if self._background and not self.busy():
             hand_id, _ = self._background.popitem(last=True)
             return self._jobs[hand_id]
         return None
@@ -242,7 +289,11 @@ class Analyses:
             job = self._next()
             if job is None:
                 self._wake.clear()
-                await self._wake.wait()
+                if self._background:  # held back while the server is busy: look again soon
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), self.hold_seconds)
+                else:
+                    await self._wake.wait()
                 continue
             self._busy_with = job.hand_id
             try:

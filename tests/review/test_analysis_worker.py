@@ -3,7 +3,8 @@ time in a process of its own; two readers of one hand share one computation; a r
 the waiting room is refused (Busy); a runaway analysis has its worker killed (told busy, then
 given up) and the next hand is computed by a new one; at the stop, a worker in the middle of
 an analysis is ended at once and whoever waits is told; a server killed outright leaves no
-worker behind."""
+worker behind. The background queue waits while the server is busy, a reader's request does
+not; the server's load is its process's CPU over the clock's, a window at a time."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 
 from app.analysis.hand import VERSION
-from app.runtime.analyses import TIMEOUT_SECONDS, Analyses, Busy, NotAnalysable
+from app.db.store import analyses as analyses_store
+from app.runtime.analyses import TIMEOUT_SECONDS, Analyses, Busy, NotAnalysable, ProcessLoad
 from tests.waiting import until
 
 
@@ -121,6 +123,72 @@ async def test_the_worker_ends_with_the_stop_even_in_the_middle_of_an_analysis()
         await asking
     analyses.queue("h2")  # after the stop: nothing more is taken
     assert analyses.waiting == 0
+
+
+class NoSession:
+    """The database session of a background job, whose reads the test answers itself."""
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+async def test_the_background_waits_while_the_server_is_busy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand queued in the background is not analysed while the server says it is busy (the
+    queue looks again every ``hold_seconds``), a reader's request is computed all the same,
+    and the queued hand is analysed once the server is quiet."""
+
+    async def nothing_kept(_session: Any, _hand_id: str) -> None:
+        return None
+
+    async def finished(_session: Any, hand_id: str) -> tuple[str, str, dict[str, Any]]:
+        return "finished", "vingt-un", {"game": "vingt-un"}
+
+    monkeypatch.setattr(analyses_store, "stored_analysis", nothing_kept)
+    monkeypatch.setattr(analyses_store, "hand_to_analyse", finished)
+    load = {"busy": True, "asked": 0}
+
+    def busy() -> bool:
+        load["asked"] += 1
+        return bool(load["busy"])
+
+    analyses, writer = service(quick, busy=busy, hold_seconds=0.01)
+    analyses.sessionmaker = NoSession  # type: ignore[assignment]
+    try:
+        analyses.queue("h1")
+        await until(lambda: load["asked"] >= 3, "the queue looking again at a busy server")
+        assert writer.kept == [] and analyses.waiting == 1 and analyses.worker_pid is None
+        read = await analyses.analysis_of("h2", {"game": "greek-31"})  # a reader: at once
+        assert read["game"] == "greek-31" and writer.kept == [("h2", VERSION)]
+        asked = load["asked"]
+        await until(lambda: load["asked"] >= asked + 2, "the queue still waiting")
+        assert writer.kept == [("h2", VERSION)], "a background hand analysed on a busy server"
+        load["busy"] = False
+        await until(lambda: ("h1", VERSION) in writer.kept, "the queued hand, once quiet")
+        assert analyses.computed == 2
+    finally:
+        await analyses.stop()
+
+
+def test_the_load_is_the_processes_cpu_over_the_clocks_a_window_at_a_time() -> None:
+    now = {"clock": 100.0, "cpu": 5.0}
+    load = ProcessLoad(1.0, clock=lambda: now["clock"], cpu=lambda: now["cpu"])
+    over = load.over(0.5)
+    assert load.share() == 0.0 and not over()  # no window has passed yet
+    now["clock"], now["cpu"] = 100.5, 5.5  # half a window: not measured yet
+    assert load.share() == 0.0
+    now["clock"], now["cpu"] = 101.0, 5.9  # 0.9 s of CPU in 1 s
+    assert load.share() == pytest.approx(0.9) and over()
+    now["clock"], now["cpu"] = 101.5, 5.9  # the same window still
+    assert over()
+    now["clock"], now["cpu"] = 103.0, 6.3  # 0.4 s in 2 s
+    assert load.share() == pytest.approx(0.2) and not over()
+    now["cpu"] = 1000.0
+    assert not ProcessLoad(1.0, clock=lambda: now["clock"], cpu=lambda: now["cpu"]).over(0)()
 
 
 SERVER = """
