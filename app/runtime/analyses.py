@@ -21,7 +21,7 @@ event loop, nor on its core's share of time while tables play:
   also costs the server's loop its record's reading and its result's keeping, and its worker,
   however low its priority, takes a core the server's sockets and writer would otherwise have.
   Measured at a thousand tables on two cores, the background analysis doubled the players'
-  act-to-ack p99 while it analysed one hand in a hundred (docs/performance.md §13); a friends'
+  act-to-ack p99 while it analysed about one hand in sixty (docs/performance.md §13); a friends'
   evening leaves the server idle nearly all the time, and its hands are analysed as they end;
 * a reader who asks for a hand not analysed yet (queued, or a hand older than the analysis)
   gets it computed now (:meth:`Analyses.analysis_of`): their request goes ahead of the
