@@ -12,6 +12,12 @@ import httpx
 import websockets
 
 from app.games.core.actions import random_action
+from tests.waiting import PATIENCE
+
+ANSWER_PATIENCE = 30.0
+"""Seconds a socket's next message may take by default: a deadline for a stuck run only (an
+answer comes in milliseconds when the machine is idle, in seconds when every core is busy with
+other work); a test that checks that nothing comes says how long it listens."""
 
 _ids = itertools.count(1)
 
@@ -105,7 +111,7 @@ class Player:
     async def send(self, message: dict[str, Any] | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+    async def receive(self, timeout: float = ANSWER_PATIENCE) -> dict[str, Any]:
         """The next message not yet received (states have already updated ``view``)."""
         message = await asyncio.wait_for(self.inbox.get(), timeout)
         if message is None:
@@ -113,19 +119,19 @@ class Player:
             raise ConnectionError(f"{self.name}: the socket closed")
         return message
 
-    async def next_state(self, timeout: float = 10) -> dict[str, Any]:
+    async def next_state(self, timeout: float = ANSWER_PATIENCE) -> dict[str, Any]:
         while True:
             message = await self.receive(timeout)
             if message["type"] == "state":
                 return message["view"]  # type: ignore[no-any-return]
 
-    async def next_of(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+    async def next_of(self, kind: str, timeout: float = ANSWER_PATIENCE) -> dict[str, Any]:
         while True:
             message = await self.receive(timeout)
             if message["type"] == kind:
                 return message
 
-    async def wait_for(self, predicate: Any, timeout: float = 15) -> dict[str, Any]:
+    async def wait_for(self, predicate: Any, timeout: float = PATIENCE) -> dict[str, Any]:
         """Wait until ``predicate(view)`` holds for the latest view (the current one counts)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:

@@ -72,12 +72,12 @@ async def buy_in_again(people: list[Player]) -> None:
             # a buy-in's chips, as far as the table lets a top-up bring (Trianta Ena: its
             # buy_in, while the first banker's buy-in is three of them)
             await person.send({"type": "top_up", "amount": min(low, view["table"]["top_up_max"])})
-            await person.wait_for(lambda v: not v["table"]["cannot_play"], timeout=5)
+            await person.wait_for(lambda v: not v["table"]["cannot_play"])
             continue
         await person.send({"type": "leave"})
-        await person.wait_for(lambda v: v["you"] is None, timeout=5)
+        await person.wait_for(lambda v: v["you"] is None)
         await person.send({"type": "sit", "seat": None, "buy_in": low})
-        await person.wait_for(lambda v: v["you"] is not None, timeout=5)
+        await person.wait_for(lambda v: v["you"] is not None)
 
 
 @pytest.mark.parametrize("start", ["auto", "when_ready"])

@@ -52,12 +52,12 @@ SHOTS = Path("/tmp/shots")
 WIDE = {"width": 1280, "height": 800}
 NARROW = {"width": 390, "height": 844}
 ADMIN_TOKEN = "browser-admin-token"
-ACTION_TIMEOUT = 30_000
+ACTION_TIMEOUT = 60_000
 """Milliseconds a page's action (a click, a fill, a navigation) may wait for its element;
 ``expect`` waits up to EXPECT_TIMEOUT for what it asserts. Both only end a test that is stuck:
 one that passes waits no longer for them, and a busy machine (every worker's Chromium drawing
 tables of bots) stretches what takes a second when idle to several."""
-EXPECT_TIMEOUT = 30_000
+EXPECT_TIMEOUT = 60_000
 STARTUP_PATIENCE = 120.0
 """Seconds a server may take to answer once started: a guard for a stuck start only (a
 start takes a second or two when idle, and 30 s was not enough with every core busy)."""

@@ -98,7 +98,7 @@ def sit_and_wait_for_play(page: Any, table_id: str) -> None:
     expect(page.locator("#amount-dialog")).to_be_visible()
     page.click("#amount-ok")
     expect(page.locator(".seat.is-you")).to_be_visible()
-    expect(page.locator("#controls .action, #felt .card").first).to_be_visible(timeout=20_000)
+    expect(page.locator("#controls .action, #felt .card").first).to_be_visible()
 
 
 def played_hand(page: Any, table_id: str, seconds: float = 60) -> str:

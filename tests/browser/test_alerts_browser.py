@@ -96,16 +96,14 @@ def test_a_hidden_tab_is_told_of_the_turn(live_server: BrowserServer, open_page:
     press_while_redrawn(page.locator(".seat-empty button").first)
     page.click("#amount-ok")
     expect(page.locator(".seat.is-you")).to_be_visible()
-    expect(page.locator('.action[data-kind="stake"]')).to_be_visible(timeout=20_000)
+    expect(page.locator('.action[data-kind="stake"]')).to_be_visible()
     expect(page).to_have_title(f"● Your turn — {plain}")
     expect(page.locator("#alert-controls")).to_have_attribute("data-last-sound", "turn")
     shown = page.evaluate("() => window.__shown")
     assert shown and shown[0]["body"] == "Your turn: stake", shown
 
     # 5 seconds before the clock runs out: a second sound, and a notification.
-    expect(page.locator("#alert-controls")).to_have_attribute(
-        "data-last-sound", "clock", timeout=10_000
-    )
+    expect(page.locator("#alert-controls")).to_have_attribute("data-last-sound", "clock")
     assert any(
         "seconds left" in (note["body"] or "") for note in page.evaluate("() => window.__shown")
     )
@@ -134,7 +132,7 @@ def test_the_mute_switch_is_remembered(live_server: BrowserServer, open_page: An
     # Muted, the turn rings nothing (it is still said in the live region).
     press_while_redrawn(page.locator(".seat-empty button").first)
     page.click("#amount-ok")
-    expect(page.locator('.action[data-kind="stake"]')).to_be_visible(timeout=20_000)
+    expect(page.locator('.action[data-kind="stake"]')).to_be_visible()
     expect(page.locator("#announce")).to_contain_text("Your turn: stake")
     assert sounds(page) == 0
 

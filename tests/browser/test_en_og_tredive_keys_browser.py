@@ -42,7 +42,7 @@ def test_x_discards_and_the_picked_card_keeps_the_focus(
     # 1), D draws from the stock... the bot plays its own turns.
     turn = page.locator("#dock.is-your-turn:not(.is-pending)")
     for _ in range(60):
-        expect(turn).to_be_visible(timeout=30_000)
+        expect(turn).to_be_visible()
         now = phase(page)
         if now == "discard":
             break

@@ -207,10 +207,10 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         cleo.locator('#presence button[data-kind="sit_out"]').click()
         expect(cleo.locator('#presence button[data-kind="sit_in"]')).to_be_visible()
         play_hand(everyone, ada)
-        expect(ada.locator('.seat[data-seat="2"] .tag-sitting-out')).to_be_visible(timeout=20_000)
+        expect(ada.locator('.seat[data-seat="2"] .tag-sitting-out')).to_be_visible()
         expect(ada.locator("#log")).to_contain_text("Cleo sits out.")
         # the second hand is dealt without her
-        expect(ada.locator("#log")).to_contain_text("Hand 2 is dealt", timeout=20_000)
+        expect(ada.locator("#log")).to_contain_text("Hand 2 is dealt")
         assert cleo.locator('.action[data-kind="stake"]').count() == 0
         shot(ada, "wide-sitting-out")
         shot(dan, "phone-sitting-out")
@@ -218,7 +218,7 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         expect(ada.locator("#log")).to_contain_text("Cleo is back.")
         play_hand(everyone, ada)
         # she is dealt in at the next hand
-        expect(ada.locator("#log")).to_contain_text("Hand 3 is dealt", timeout=20_000)
+        expect(ada.locator("#log")).to_contain_text("Hand 3 is dealt")
         expect(ada.locator('.seat[data-seat="2"] .tag-sitting-out')).to_have_count(0)
 
         # everyone asks to leave during the third hand, so no more hands are dealt while the
@@ -242,10 +242,10 @@ def test_a_friends_evening(server: RestartableServer, chromium: Any) -> None:
         # the host restarts the server on the same database: the chat is still there
         server.stop()
         for page in everyone:  # each page sees its socket go
-            expect(page.locator("#conn[data-state=open]")).to_have_count(0, timeout=20_000)
+            expect(page.locator("#conn[data-state=open]")).to_have_count(0)
         server.start()
         for page in (ada, ben, dan):  # and comes back by itself, without duplicating the chat
-            expect(page.locator("#conn[data-state=open]")).to_be_visible(timeout=30_000)
+            expect(page.locator("#conn[data-state=open]")).to_be_visible()
         cleo.reload()  # a page opened now gets the kept chat from the new server
         expect(cleo.locator("#conn[data-state=open]")).to_be_visible()
         open_chat(cleo)

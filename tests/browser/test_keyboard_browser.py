@@ -92,7 +92,7 @@ def test_a_hand_played_with_the_keyboard_alone(live_server: BrowserServer, open_
 
     # The stake: B, shown on the button, moves to the amount; "?" typed there opens nothing.
     stake = '.action[data-kind="stake"] button[type=submit]'
-    expect(page.locator(stake)).to_be_visible(timeout=20_000)
+    expect(page.locator(stake)).to_be_visible()
     expect(page.locator("#announce")).to_contain_text("Your turn: stake")
     assert key_of(page, stake) == "B"
     page.keyboard.press("b")
@@ -129,7 +129,7 @@ def test_a_hand_played_with_the_keyboard_alone(live_server: BrowserServer, open_
             stood = True
         page.wait_for_timeout(100)
 
-    expect(result.first).to_be_visible(timeout=30_000)
+    expect(result.first).to_be_visible()
     said = result.first.evaluate(
         "(li) => li.textContent.slice(li.querySelector('time').textContent.length).trim()"
     )
@@ -189,9 +189,9 @@ def test_ready_and_sit_out_from_the_keyboard(live_server: BrowserServer, open_pa
     assert not found, describe(found)
     assert key_of(page, ready) == "R"
     page.keyboard.press("r")
-    expect(page.locator("#log")).to_contain_text("is dealt", timeout=10_000)
+    expect(page.locator("#log")).to_contain_text("is dealt")
     # The stake's B comes first; Sit out has its own letter beside it.
     stake = '.action[data-kind="stake"] button[type=submit]'
-    expect(page.locator(stake)).to_be_visible(timeout=10_000)
+    expect(page.locator(stake)).to_be_visible()
     assert key_of(page, stake) == "B"
     assert key_of(page, '#presence button[data-kind="sit_out"]') == "U"

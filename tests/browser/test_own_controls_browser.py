@@ -73,7 +73,7 @@ def test_a_block_is_for_oneself_and_reactions_show_at_the_seat(
     found = grave(ada)
     assert found == [], describe(found)
     # the bubble goes after a few seconds
-    expect(ada.locator('.seat-bubble[data-seat="0"]')).to_have_count(0, timeout=30_000)
+    expect(ada.locator('.seat-bubble[data-seat="0"]')).to_have_count(0)
 
     # a reload keeps the block: the history leaves Ben out; Unblock brings his next line
     ada.reload()

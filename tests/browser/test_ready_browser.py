@@ -78,10 +78,10 @@ def test_two_friends_are_dealt_in_once_both_are_ready_and_one_sits_out_and_back(
     # Bob sits out: from the end of the hand (the clock plays it out), then comes back
     bob.locator('#presence button[data-kind="sit_out"]').click()
     expect(bob.locator('#presence button[data-kind="sit_in"]')).to_be_visible()
-    expect(ada.locator('.seat[data-seat="1"] .tag-sitting-out')).to_be_visible(timeout=30_000)
+    expect(ada.locator('.seat[data-seat="1"] .tag-sitting-out')).to_be_visible()
     expect(ada.locator('.seat[data-seat="1"]')).to_contain_text("Sitting out", ignore_case=True)
     expect(ada.locator("#log")).to_contain_text("Bob sits out.")
-    expect(bob.locator("#presence")).to_contain_text("You are sitting out", timeout=30_000)
+    expect(bob.locator("#presence")).to_contain_text("You are sitting out")
     expect(ada.locator('.seat[data-seat="1"] .btn-stand-up')).to_be_visible()  # the opener's
     expect(bob.locator(".btn-stand-up")).to_have_count(0)
     shot(ada, "wide-sitting-out")
@@ -114,9 +114,7 @@ def test_the_clock_playing_twice_sits_a_person_out_and_says_why(
         raise AssertionError(f"no bot sat: {cleo.locator('.toast').all_inner_texts()}") from missing
     sit(cleo, 1)
     cleo.locator('#presence button[data-kind="ready"]').click()
-    expect(cleo.locator("#presence")).to_contain_text(
-        "The clock played for you twice in a row", timeout=40_000
-    )
+    expect(cleo.locator("#presence")).to_contain_text("The clock played for you twice in a row")
     expect(cleo.locator('#presence button[data-kind="sit_in"]')).to_be_visible()
     shot(cleo, "phone-clock-sat-out")
     cleo.set_viewport_size(WIDE)

@@ -88,7 +88,7 @@ def test_the_log_after_a_restart_and_the_void_hand_page(server: Server, chromium
         server.start()
 
         log = ada.locator("#log")
-        expect(log).to_contain_text("Reconnected.", timeout=20_000)
+        expect(log).to_contain_text("Reconnected.")
         expect(log).to_contain_text(f"Hand 2 is void: {RESTARTED}")
         expect(log).to_contain_text("Hand 3 is dealt")
         lines = log_lines(ada)[::-1]  # the log shows the newest line first

@@ -150,7 +150,7 @@ def step(pages: list[Any]) -> None:
         selector = page.evaluate(STEP, False)
         if selector:
             with contextlib.suppress(PlaywrightError):  # gone with the next state
-                page.locator(selector).first.click(timeout=5_000)
+                page.locator(selector).first.click()
 
 
 def play_until(pages: list[Any], done: Any, what: str, timeout: float = 120) -> None:

@@ -61,9 +61,9 @@ def test_a_room_plays_three_games_behind_one_link(
         ada.get_by_label("Next game").select_option(game)
         ada.locator("#room-switch").click()
         for page in (ada, ben):
-            expect(page.locator("#game-title")).to_have_text(title, timeout=30_000)
+            expect(page.locator("#game-title")).to_have_text(title)
             expect(page.locator("#announce")).to_contain_text(f"The room switched to {title}.")
-            expect(page.locator(".seat.is-you")).to_be_visible(timeout=30_000)
+            expect(page.locator(".seat.is-you")).to_be_visible()
             assert page.evaluate("window.__marker") == 1
             assert page.url.endswith(url)
         expect(ada.locator('.seat.is-you[data-seat="0"]')).to_be_visible()

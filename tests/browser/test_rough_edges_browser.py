@@ -98,9 +98,7 @@ def test_a_touch_screen_shows_no_key_caps(chromium: Any, live_server: BrowserSer
         page.goto(f"/tables/{table_id}")
         press_while_redrawn(page.locator(".seat-empty button").first)
         page.click("#amount-ok")
-        expect(page.locator("#dock.is-your-turn button[data-key]").first).to_be_attached(
-            timeout=30_000
-        )
+        expect(page.locator("#dock.is-your-turn button[data-key]").first).to_be_attached()
         caps = page.evaluate(KEY_CAP)
         assert caps and all(c == "none" for c in caps), caps
     finally:

@@ -80,7 +80,7 @@ def test_the_trianta_ena_bank_says_what_it_covers(
     ada.locator("#controls .action[data-kind=bet] input[type=number]").fill("7")
     ada.locator("#controls .action[data-kind=bet] button[type=submit]").click()
     bank = ada.locator(f'.seat[data-seat="{banker}"]')
-    expect(bank).to_contain_text("Bank covers 7", timeout=40_000)
+    expect(bank).to_contain_text("Bank covers 7")
     expect(bank).not_to_contain_text("Stake")
 
 
@@ -109,7 +109,7 @@ def test_a_player_who_cannot_play_adds_chips_and_plays(
     stake.click()
 
     notice = ada.locator("#controls .cannot-play")
-    expect(notice).to_contain_text("You need 40 chips", timeout=20_000)
+    expect(notice).to_contain_text("You need 40 chips")
     expect(notice.locator("[data-control=stand-up]")).to_be_visible()
     notice.locator("[data-control=top-up]").click()
     ada.locator("#amount-input").fill("40")

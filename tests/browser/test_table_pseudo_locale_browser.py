@@ -72,7 +72,7 @@ def test_the_table_page_in_the_pseudo_locale(
     expect(page.locator(".seat.is-you")).to_be_visible()
 
     amount = page.locator("#controls .action input[type=number]").first
-    expect(amount).to_be_visible(timeout=20_000)
+    expect(amount).to_be_visible()
     check(page, "a decision")
     amount.fill("0")
     expect(page.locator("#controls .action-error").first).not_to_be_empty()

@@ -106,7 +106,7 @@ def test_stacks_show_their_figure_through_an_un_apres(
 
     # The coup is dealt 31 and 31: once its cards are turned, the un après choice.
     for page in (ada, bob):
-        expect(page.get_by_test_id("teq-apres")).to_be_visible(timeout=5_000)
+        expect(page.get_by_test_id("teq-apres")).to_be_visible()
         expect(page.locator('.teq-row[data-row="noir"] .teq-total')).to_have_attribute(
             "data-total", "31"
         )

@@ -70,7 +70,7 @@ def bet_until_my_turn(page: Any, amount: int, tries: int = 6) -> dict[int, int]:
         mark_log_read(page)
         before = stacks(page)
         bet(page, amount)
-        expect(stand.or_(hand_over_since(page)).first).to_be_visible(timeout=15_000)
+        expect(stand.or_(hand_over_since(page)).first).to_be_visible()
         if stand.is_visible():
             return before
     raise AssertionError(f"no turn in {tries} hands")

@@ -116,7 +116,7 @@ def test_a_player_splits_a_pair_and_plays_both_hands(
     form.locator("input[type=number]").fill("2")
     expect(form.locator("button[type=submit]")).to_have_text("Split 2")
     form.locator("button[type=submit]").click()
-    expect(mine).to_have_count(2, timeout=5_000)
+    expect(mine).to_have_count(2)
     for hand in mine.all():
         expect(hand.locator(".stake")).to_contain_text("Stake")
     doubled = splitter.locator(".vu-tag-double").count() > 0  # the dealer's call doubles it
