@@ -23,6 +23,7 @@ from hypothesis import settings as examples
 from hypothesis import strategies as st
 
 from app.db import store
+from app.games.core.accounts import seat_account
 from app.games.core.actions import random_action
 from app.games.core.registry import GAME_IDS, game_class
 from app.runtime.connection import Connection
@@ -36,13 +37,23 @@ PEOPLE_GAMES = [g for g in GAME_IDS if g != "trente-et-quarante"]  # no house to
 
 def evening(game_id: str, seed: int, hours: float) -> tuple[CoreTable, list[Viewer], int]:
     """``hours`` of table time at a table of ``game_id``: two bots and two people, a
-    spectator; the people act on some decisions and leave the rest to the clock."""
+    spectator; the people act on some decisions and leave the rest to the clock. With the
+    chips that should be on the table at the end: every buy-in, less the stacks that went
+    home (a bot that could no longer play stood up)."""
     rng = random.Random(seed)
     cls = game_class(game_id)
     table = CoreTable(cls, next_hand_seconds=5, bot_delay_seconds=1, bot_table_idle_seconds=0)
     core = table.core
     core.rng = random.Random(seed)
     bought = 0
+    engine_leave = core.engine.leave
+
+    def leave(seat: int) -> Any:  # the stack that goes home with the seat
+        nonlocal bought
+        bought -= core.engine.balances.get(seat_account(seat), 0)
+        return engine_leave(seat)
+
+    core.engine.leave = leave  # type: ignore[method-assign]
     seats = min(4, core.engine.max_seats)
     people: dict[int, Viewer] = {}
     for seat in range(seats):
@@ -221,3 +232,32 @@ async def test_the_shell_tells_nothing_of_a_hand_before_its_job_commits() -> Non
         raise AssertionError("no hand ended")
     writer.holding = False
     await actor.shutdown("done")
+
+
+@pytest.mark.parametrize("game_id", ["vingt-un", "trianta-ena", "trente-et-quarante"])
+def test_a_bot_that_cannot_play_stands_up_once_its_hand_is_over(game_id: str) -> None:
+    """Bots alone, each with the smallest buy-in, play until they cannot (docs/rules.md
+    §0.12): between hands no bot is ever seated that the game says cannot be dealt in, each
+    that went broke stood up (its seat's one ``leave`` job, its stack home), and the table
+    dealt on while it could."""
+    cls = game_class(game_id)
+    table = CoreTable(cls, next_hand_seconds=5, bot_delay_seconds=1, bot_table_idle_seconds=0)
+    core = table.core
+    core.rng = random.Random(31)
+    seated = []
+    for seat in range(min(4, core.engine.max_seats)):
+        low, high = core.engine.buy_in_limits(seat)
+        if low <= high:
+            table.sit(seat, f"b{seat}", f"B{seat} (bot)", low, bot=True)
+            seated.append(seat)
+    for _ in range(200_000):  # a bound, not a duration: every turn moves the table on
+        if not core.engine.in_hand:
+            broke = [s for s, i in core.roster.items() if i.is_bot and core.engine.cannot_play(s)]
+            assert broke == [], f"bots seated between hands that cannot play: {broke}"
+        if not table.clock.run_next():
+            break  # nothing more will happen: too few bots left to deal
+    gone = [s for s in seated if s not in core.roster]
+    assert gone, "no bot went broke: nothing was tested"
+    left = [job for job in table.jobs if job.run is store.leave]
+    assert sorted(job.args[1] for job in left) == sorted(gone)
+    assert core.hands_played >= 1

@@ -649,8 +649,19 @@ class TableCore(HostAtTable):
         self.hands_played += 1
         self.hand = None
         self.story.hand_ended(result, now)
+        self._broke_bots_leave()
         self._process_leaves()
         self.options_after_hand()
+
+    def _broke_bots_leave(self) -> None:
+        """A bot whose stack no longer lets it play (the game's ``cannot_play``: a Vingt-un
+        stake four times over, Trianta Ena's smallest bet) stands up once its hand is over,
+        its stack home to the bots' bank: a person in its place would add chips or go, and a
+        bot that did neither kept its seat, and could keep the table from dealing, for good.
+        The host may seat another bot (docs/rules.md §0.12)."""
+        for seat, info in self.roster.items():
+            if info.is_bot and seat not in self.away and self.engine.cannot_play(seat):
+                self.pending_leave.add(seat)
 
     def stored_state(self) -> dict[str, Any]:
         """The between-hands state as stored with the table: the engine's snapshot, the
