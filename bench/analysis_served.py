@@ -43,6 +43,7 @@ from bench.common import (
     cpu_seconds,
     format_table,
     free_port,
+    is_analysis_worker,
     migrate,
     percentiles,
     wait_port,
@@ -93,16 +94,11 @@ def start(
 
 
 def by_role(server: int) -> dict[str, list[int]]:
-    """The server's child processes: the analysis's worker (the one at a lower priority than
-    the server's) and the others (the database writer, multiprocessing's resource tracker)."""
-    mine = os.getpriority(os.PRIO_PROCESS, server)
+    """The server's child processes: the analysis's worker and the others (the database
+    writer, multiprocessing's resource tracker)."""
     out: dict[str, list[int]] = {"worker": [], "others": []}
     for pid in children(server):
-        try:
-            niced = os.getpriority(os.PRIO_PROCESS, pid) > mine
-        except OSError:
-            continue
-        out["worker" if niced else "others"].append(pid)
+        out["worker" if is_analysis_worker(pid) else "others"].append(pid)
     return out
 
 
