@@ -6,9 +6,11 @@ changes nothing of the table."""
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import pickle
 import random
+import types
 
 import pytest
 
@@ -22,9 +24,20 @@ EFFORT = Effort(12, quick=True)
 where a game has them: Vingt-un's effects of removal, Trente et Quarante's quick chances)."""
 
 
+class _SeedsAsOne(pickle.Pickler):
+    """Pickles an engine's state with its seed source (a function: the table's, or a twin's
+    local one) as one token, wherever it is held: a Trente et Quarante coup waiting for its
+    un après choices holds its game, and so the game's seed source."""
+
+    def persistent_id(self, obj: object) -> str | None:
+        return "a seed source" if isinstance(obj, types.FunctionType) else None
+
+
 def state_of(engine: object) -> bytes:
-    """Everything an engine holds but its seed source (a function)."""
-    return pickle.dumps({k: v for k, v in vars(engine).items() if not callable(v)})
+    """Everything an engine holds but its seed source."""
+    out = io.BytesIO()
+    _SeedsAsOne(out).dump({k: v for k, v in vars(engine).items() if not callable(v)})
+    return out.getvalue()
 
 
 def figures(position: Position, seed: int) -> str:
